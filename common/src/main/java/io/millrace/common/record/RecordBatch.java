@@ -1,0 +1,311 @@
+package io.millrace.common.record;
+
+import io.millrace.common.errors.CorruptRecordException;
+import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.utils.ByteUtils;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * A flyweight view of one Kafka record batch v2 (magic 2) inside a {@link ByteBuffer}: reading a
+ * field reads the bytes where they lie, so a broker can validate, re-offset and append a batch
+ * without copying it. The view never moves the buffer's position or limit.
+ *
+ * <pre>
+ * RecordBatch =&gt;
+ *   BaseOffset           int64   offset of the first record; rewritten by the broker on append
+ *   Length               int32   bytes from PartitionLeaderEpoch to the end of the batch
+ *   PartitionLeaderEpoch int32
+ *   Magic                int8    = 2
+ *   CRC                  uint32  CRC-32C of Attributes .. end of batch
+ *   Attributes           int16   see below
+ *   LastOffsetDelta      int32   offset of the last record minus BaseOffset
+ *   BaseTimestamp        int64
+ *   MaxTimestamp         int64
+ *   ProducerId           int64   -1 when not idempotent
+ *   ProducerEpoch        int16
+ *   BaseSequence         int32
+ *   RecordsCount         int32
+ *   Records              [Record], compressed as a whole when the codec is not none
+ * </pre>
+ *
+ * Attributes: bits 0-2 the {@link CompressionType} id, bit 3 the {@link TimestampType}
+ * (1 = LogAppendTime), bit 4 transactional, bit 5 control batch, bit 6 has-delete-horizon;
+ * the rest are zero.
+ *
+ * <p>The CRC starts at Attributes, so the broker may rewrite BaseOffset and PartitionLeaderEpoch
+ * without recomputing it; changing the timestamp type or MaxTimestamp does require it.
+ *
+ * <p>Not thread-safe; a view may be re-pointed with {@link #reset} to avoid allocation.
+ */
+public final class RecordBatch {
+
+    public static final byte MAGIC = 2;
+
+    static final int BASE_OFFSET_OFFSET = 0;
+    static final int BASE_OFFSET_LENGTH = 8;
+    static final int LENGTH_OFFSET = BASE_OFFSET_OFFSET + BASE_OFFSET_LENGTH;
+    static final int LENGTH_LENGTH = 4;
+    static final int PARTITION_LEADER_EPOCH_OFFSET = LENGTH_OFFSET + LENGTH_LENGTH;
+    static final int PARTITION_LEADER_EPOCH_LENGTH = 4;
+    static final int MAGIC_OFFSET = PARTITION_LEADER_EPOCH_OFFSET + PARTITION_LEADER_EPOCH_LENGTH;
+    static final int MAGIC_LENGTH = 1;
+    static final int CRC_OFFSET = MAGIC_OFFSET + MAGIC_LENGTH;
+    static final int CRC_LENGTH = 4;
+    static final int ATTRIBUTES_OFFSET = CRC_OFFSET + CRC_LENGTH;
+    static final int ATTRIBUTE_LENGTH = 2;
+    static final int LAST_OFFSET_DELTA_OFFSET = ATTRIBUTES_OFFSET + ATTRIBUTE_LENGTH;
+    static final int LAST_OFFSET_DELTA_LENGTH = 4;
+    static final int BASE_TIMESTAMP_OFFSET = LAST_OFFSET_DELTA_OFFSET + LAST_OFFSET_DELTA_LENGTH;
+    static final int BASE_TIMESTAMP_LENGTH = 8;
+    static final int MAX_TIMESTAMP_OFFSET = BASE_TIMESTAMP_OFFSET + BASE_TIMESTAMP_LENGTH;
+    static final int MAX_TIMESTAMP_LENGTH = 8;
+    static final int PRODUCER_ID_OFFSET = MAX_TIMESTAMP_OFFSET + MAX_TIMESTAMP_LENGTH;
+    static final int PRODUCER_ID_LENGTH = 8;
+    static final int PRODUCER_EPOCH_OFFSET = PRODUCER_ID_OFFSET + PRODUCER_ID_LENGTH;
+    static final int PRODUCER_EPOCH_LENGTH = 2;
+    static final int BASE_SEQUENCE_OFFSET = PRODUCER_EPOCH_OFFSET + PRODUCER_EPOCH_LENGTH;
+    static final int BASE_SEQUENCE_LENGTH = 4;
+    static final int RECORDS_COUNT_OFFSET = BASE_SEQUENCE_OFFSET + BASE_SEQUENCE_LENGTH;
+    static final int RECORDS_COUNT_LENGTH = 4;
+    static final int RECORDS_OFFSET = RECORDS_COUNT_OFFSET + RECORDS_COUNT_LENGTH;
+
+    /** BaseOffset and Length: the bytes that precede what Length counts. */
+    public static final int LOG_OVERHEAD = LENGTH_OFFSET + LENGTH_LENGTH;
+    /** The fixed header, up to and including RecordsCount. */
+    public static final int HEADER_SIZE = RECORDS_OFFSET;
+    /** The smallest value Length can take: a header with no records. */
+    public static final int MIN_LENGTH = HEADER_SIZE - LOG_OVERHEAD;
+
+    static final short COMPRESSION_CODEC_MASK = 0x07;
+    static final short TIMESTAMP_TYPE_MASK = 0x08;
+    static final short TRANSACTIONAL_FLAG_MASK = 0x10;
+    static final short CONTROL_FLAG_MASK = 0x20;
+    static final short DELETE_HORIZON_FLAG_MASK = 0x40;
+
+    public static final long NO_PRODUCER_ID = -1L;
+    public static final short NO_PRODUCER_EPOCH = -1;
+    public static final int NO_SEQUENCE = -1;
+    public static final int NO_PARTITION_LEADER_EPOCH = -1;
+    public static final long NO_TIMESTAMP = -1L;
+
+    private ByteBuffer buffer;
+    private int start;
+
+    private RecordBatch(ByteBuffer buffer, int start) {
+        this.buffer = buffer;
+        this.start = start;
+    }
+
+    /**
+     * A view of the batch starting at absolute index {@code start}. The caller has made sure at
+     * least {@link #LOG_OVERHEAD} bytes are there; {@link RecordBatchIterator} does this for
+     * untrusted input.
+     */
+    public static RecordBatch wrap(ByteBuffer buffer, int start) {
+        return new RecordBatch(buffer, start);
+    }
+
+    /** A view of the batch at the buffer's position. */
+    public static RecordBatch wrap(ByteBuffer buffer) {
+        return new RecordBatch(buffer, buffer.position());
+    }
+
+    /** Re-points this view at another batch, so a loop can read many batches with one object. */
+    public RecordBatch reset(ByteBuffer buffer, int start) {
+        this.buffer = buffer;
+        this.start = start;
+        return this;
+    }
+
+    public ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** Absolute index of the batch's first byte in {@link #buffer()}. */
+    public int start() {
+        return start;
+    }
+
+    public long baseOffset() {
+        return buffer.getLong(start + BASE_OFFSET_OFFSET);
+    }
+
+    public int batchLength() {
+        return buffer.getInt(start + LENGTH_OFFSET);
+    }
+
+    /** The whole batch in bytes, BaseOffset included. */
+    public int sizeInBytes() {
+        return LOG_OVERHEAD + batchLength();
+    }
+
+    public int partitionLeaderEpoch() {
+        return buffer.getInt(start + PARTITION_LEADER_EPOCH_OFFSET);
+    }
+
+    public byte magic() {
+        return buffer.get(start + MAGIC_OFFSET);
+    }
+
+    /** The CRC stored in the batch, unsigned. */
+    public long checksum() {
+        return ByteUtils.readUnsignedInt(buffer, start + CRC_OFFSET);
+    }
+
+    public short attributes() {
+        return buffer.getShort(start + ATTRIBUTES_OFFSET);
+    }
+
+    public CompressionType compressionType() {
+        return CompressionType.forId(attributes() & COMPRESSION_CODEC_MASK);
+    }
+
+    public TimestampType timestampType() {
+        return (attributes() & TIMESTAMP_TYPE_MASK) == 0 ? TimestampType.CREATE_TIME : TimestampType.LOG_APPEND_TIME;
+    }
+
+    public boolean isTransactional() {
+        return (attributes() & TRANSACTIONAL_FLAG_MASK) != 0;
+    }
+
+    public boolean isControlBatch() {
+        return (attributes() & CONTROL_FLAG_MASK) != 0;
+    }
+
+    public boolean hasDeleteHorizon() {
+        return (attributes() & DELETE_HORIZON_FLAG_MASK) != 0;
+    }
+
+    public int lastOffsetDelta() {
+        return buffer.getInt(start + LAST_OFFSET_DELTA_OFFSET);
+    }
+
+    public long lastOffset() {
+        return baseOffset() + lastOffsetDelta();
+    }
+
+    /** The offset the next batch of the log will get. */
+    public long nextOffset() {
+        return lastOffset() + 1;
+    }
+
+    public long baseTimestamp() {
+        return buffer.getLong(start + BASE_TIMESTAMP_OFFSET);
+    }
+
+    public long maxTimestamp() {
+        return buffer.getLong(start + MAX_TIMESTAMP_OFFSET);
+    }
+
+    public long producerId() {
+        return buffer.getLong(start + PRODUCER_ID_OFFSET);
+    }
+
+    public short producerEpoch() {
+        return buffer.getShort(start + PRODUCER_EPOCH_OFFSET);
+    }
+
+    public int baseSequence() {
+        return buffer.getInt(start + BASE_SEQUENCE_OFFSET);
+    }
+
+    public int recordCount() {
+        return buffer.getInt(start + RECORDS_COUNT_OFFSET);
+    }
+
+    /** The CRC-32C of Attributes through the end of the batch, as it should be stored. */
+    public long computeChecksum() {
+        CRC32C crc = new CRC32C();
+        ByteBuffer covered = buffer.duplicate();
+        covered.limit(start + sizeInBytes()).position(start + ATTRIBUTES_OFFSET);
+        crc.update(covered);
+        return crc.getValue();
+    }
+
+    /** Whether the stored CRC matches; assumes the whole batch is in the buffer. */
+    public boolean isValid() {
+        return checksum() == computeChecksum();
+    }
+
+    /**
+     * Checks everything that can be checked without decompressing: the batch lies inside its
+     * buffer, the magic, the length, the codec id, the record count against the offset delta,
+     * and the CRC. Throws {@link CorruptRecordException} for damaged bytes and
+     * {@link InvalidRecordException} for well-formed bytes that break the format's rules.
+     */
+    public void ensureValid() {
+        ensureHeaderValid(buffer.limit() - start);
+        if (!isValid()) {
+            throw new CorruptRecordException("Record batch at offset " + baseOffset() + " has CRC " + checksum()
+                + " but its bytes compute to " + computeChecksum());
+        }
+    }
+
+    /**
+     * The header checks of {@link #ensureValid()} without the CRC; {@code available} is how many
+     * bytes from {@link #start()} belong to the batch's source.
+     */
+    public void ensureHeaderValid(int available) {
+        if (available < HEADER_SIZE) {
+            throw new CorruptRecordException("Record batch is truncated: " + available + " bytes, a header needs " + HEADER_SIZE);
+        }
+        if (magic() != MAGIC) {
+            throw new InvalidRecordException("Record batch has magic " + magic() + "; only magic " + MAGIC + " is supported");
+        }
+        int length = batchLength();
+        if (length < MIN_LENGTH) {
+            throw new CorruptRecordException("Record batch length " + length + " is below the minimum " + MIN_LENGTH);
+        }
+        if (length > available - LOG_OVERHEAD) {
+            throw new CorruptRecordException("Record batch is truncated: length " + length + " but only "
+                + (available - LOG_OVERHEAD) + " bytes follow");
+        }
+        compressionType();
+        int count = recordCount();
+        if (count <= 0 && !isControlBatch()) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + count);
+        }
+        if (count > 0 && lastOffsetDelta() != count - 1) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has " + count
+                + " records but last offset delta " + lastOffsetDelta());
+        }
+    }
+
+    /** Rewrites BaseOffset in place; the CRC does not cover it. */
+    public void setBaseOffset(long offset) {
+        buffer.putLong(start + BASE_OFFSET_OFFSET, offset);
+    }
+
+    /** Rewrites PartitionLeaderEpoch in place; the CRC does not cover it. */
+    public void setPartitionLeaderEpoch(int epoch) {
+        buffer.putInt(start + PARTITION_LEADER_EPOCH_OFFSET, epoch);
+    }
+
+    /**
+     * Stamps the broker's clock: sets the LogAppendTime bit and MaxTimestamp, then recomputes the
+     * CRC. Records keep their deltas; readers report {@code timestamp} for every record.
+     */
+    public void setLogAppendTime(long timestamp) {
+        short attributes = (short) (attributes() | TIMESTAMP_TYPE_MASK);
+        buffer.putShort(start + ATTRIBUTES_OFFSET, attributes);
+        buffer.putLong(start + MAX_TIMESTAMP_OFFSET, timestamp);
+        ByteUtils.writeUnsignedInt(buffer, start + CRC_OFFSET, computeChecksum());
+    }
+
+    /**
+     * The batch's bytes as a buffer of their own (shared content, independent position and
+     * limit), positioned at BaseOffset.
+     */
+    public ByteBuffer slice() {
+        ByteBuffer copy = buffer.duplicate();
+        copy.limit(start + sizeInBytes()).position(start);
+        return copy.slice();
+    }
+
+    @Override
+    public String toString() {
+        return "RecordBatch(baseOffset=" + baseOffset() + ", lastOffset=" + lastOffset() + ", size=" + sizeInBytes()
+            + ", count=" + recordCount() + ", maxTimestamp=" + maxTimestamp() + ")";
+    }
+}

@@ -1,0 +1,179 @@
+package io.millrace.common.record;
+
+import io.millrace.common.compress.Compression;
+import io.millrace.common.utils.ByteBufferOutputStream;
+import io.millrace.common.utils.ByteUtils;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * Writes one record batch v2. Records are appended with increasing offsets starting at the
+ * base offset (the broker rewrites it anyway); {@link #build()} writes the header, the CRC and
+ * returns the batch. Uncompressed records are encoded straight into the output buffer;
+ * compressed ones go through the codec's stream, the way Kafka's {@code MemoryRecordsBuilder}
+ * does it, so both produce the same bytes.
+ *
+ * <p>Not thread-safe. A builder builds one batch.
+ */
+public final class RecordBatchBuilder {
+
+    private final ByteBufferOutputStream out;
+    private final int batchStart;
+    private final CompressionType compression;
+    private final TimestampType timestampType;
+    private final long baseOffset;
+    private final long logAppendTime;
+    private final OutputStream compressor;
+
+    private long producerId = RecordBatch.NO_PRODUCER_ID;
+    private short producerEpoch = RecordBatch.NO_PRODUCER_EPOCH;
+    private int baseSequence = RecordBatch.NO_SEQUENCE;
+    private int partitionLeaderEpoch = RecordBatch.NO_PARTITION_LEADER_EPOCH;
+    private boolean transactional;
+
+    private ByteBuffer scratch;
+    private int count;
+    private long baseTimestamp = RecordBatch.NO_TIMESTAMP;
+    private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+    private int uncompressedRecordBytes;
+    private ByteBuffer built;
+
+    /**
+     * @param out           where the batch goes, starting at its current position
+     * @param logAppendTime the broker's stamp when {@code timestampType} is LOG_APPEND_TIME, else ignored
+     */
+    public RecordBatchBuilder(ByteBufferOutputStream out, CompressionType compression, TimestampType timestampType,
+                              long baseOffset, long logAppendTime) {
+        this.out = out;
+        this.batchStart = out.position();
+        this.compression = compression;
+        this.timestampType = timestampType;
+        this.baseOffset = baseOffset;
+        this.logAppendTime = logAppendTime;
+        out.position(batchStart + RecordBatch.RECORDS_OFFSET);
+        this.compressor = compression == CompressionType.NONE ? null : Compression.wrapForOutput(compression, out);
+    }
+
+    /** A builder for a CreateTime batch in a buffer of its own. */
+    public static RecordBatchBuilder create(CompressionType compression, long baseOffset, int initialCapacity) {
+        return new RecordBatchBuilder(new ByteBufferOutputStream(initialCapacity), compression,
+            TimestampType.CREATE_TIME, baseOffset, RecordBatch.NO_TIMESTAMP);
+    }
+
+    public RecordBatchBuilder producerState(long producerId, short producerEpoch, int baseSequence, boolean transactional) {
+        this.producerId = producerId;
+        this.producerEpoch = producerEpoch;
+        this.baseSequence = baseSequence;
+        this.transactional = transactional;
+        return this;
+    }
+
+    public RecordBatchBuilder partitionLeaderEpoch(int epoch) {
+        this.partitionLeaderEpoch = epoch;
+        return this;
+    }
+
+    /** Appends a record with the next offset. Key, value and header values may be null. */
+    public RecordBatchBuilder append(long timestamp, byte[] key, byte[] value, Header... headers) {
+        return append(timestamp, key == null ? null : ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value), headers);
+    }
+
+    /** Appends a record with the next offset; the key's and value's remaining bytes are copied. */
+    public RecordBatchBuilder append(long timestamp, ByteBuffer key, ByteBuffer value, Header... headers) {
+        if (built != null) {
+            throw new IllegalStateException("The batch is already built");
+        }
+        if (count == 0) {
+            baseTimestamp = timestamp;
+        }
+        maxTimestamp = Math.max(maxTimestamp, timestamp);
+        int bodySize = Record.sizeOfBody(count, timestamp - baseTimestamp, key, value, headers);
+        int size = ByteUtils.sizeOfVarint(bodySize) + bodySize;
+        if (compressor == null) {
+            out.ensureRemaining(size);
+            Record.write(out.buffer(), bodySize, count, timestamp - baseTimestamp, key, value, headers);
+        } else {
+            writeCompressed(size, bodySize, timestamp, key, value, headers);
+        }
+        uncompressedRecordBytes += size;
+        count++;
+        return this;
+    }
+
+    private void writeCompressed(int size, int bodySize, long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers) {
+        if (scratch == null || scratch.capacity() < size) {
+            scratch = ByteBuffer.allocate(Math.max(size, 256));
+        }
+        scratch.clear();
+        Record.write(scratch, bodySize, count, timestamp - baseTimestamp, key, value, headers);
+        try {
+            compressor.write(scratch.array(), 0, scratch.position());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public int recordCount() {
+        return count;
+    }
+
+    /** Bytes the batch takes so far if it were uncompressed: an upper bound for a producer's batch.size check. */
+    public int estimatedSizeInBytes() {
+        return RecordBatch.RECORDS_OFFSET + uncompressedRecordBytes;
+    }
+
+    /**
+     * Finishes the batch: closes the codec stream, writes the header and CRC. Returns a buffer
+     * holding exactly the batch (position 0, limit its size). Calling it again returns the same.
+     */
+    public ByteBuffer build() {
+        if (built != null) {
+            return built.duplicate();
+        }
+        if (count == 0) {
+            throw new IllegalStateException("A record batch needs at least one record");
+        }
+        closeCompressor();
+        ByteBuffer buffer = out.buffer();
+        int end = buffer.position();
+        writeHeader(buffer, end - batchStart);
+        ByteBuffer batch = buffer.duplicate();
+        batch.limit(end).position(batchStart);
+        built = batch.slice();
+        return built.duplicate();
+    }
+
+    private void closeCompressor() {
+        if (compressor == null) {
+            return;
+        }
+        try {
+            compressor.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void writeHeader(ByteBuffer buffer, int size) {
+        int s = batchStart;
+        short attributes = (short) (compression.id
+            | (timestampType == TimestampType.LOG_APPEND_TIME ? RecordBatch.TIMESTAMP_TYPE_MASK : 0)
+            | (transactional ? RecordBatch.TRANSACTIONAL_FLAG_MASK : 0));
+        long max = timestampType == TimestampType.LOG_APPEND_TIME ? logAppendTime : maxTimestamp;
+        buffer.putLong(s + RecordBatch.BASE_OFFSET_OFFSET, baseOffset);
+        buffer.putInt(s + RecordBatch.LENGTH_OFFSET, size - RecordBatch.LOG_OVERHEAD);
+        buffer.putInt(s + RecordBatch.PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch);
+        buffer.put(s + RecordBatch.MAGIC_OFFSET, RecordBatch.MAGIC);
+        buffer.putShort(s + RecordBatch.ATTRIBUTES_OFFSET, attributes);
+        buffer.putInt(s + RecordBatch.LAST_OFFSET_DELTA_OFFSET, count - 1);
+        buffer.putLong(s + RecordBatch.BASE_TIMESTAMP_OFFSET, baseTimestamp);
+        buffer.putLong(s + RecordBatch.MAX_TIMESTAMP_OFFSET, max);
+        buffer.putLong(s + RecordBatch.PRODUCER_ID_OFFSET, producerId);
+        buffer.putShort(s + RecordBatch.PRODUCER_EPOCH_OFFSET, producerEpoch);
+        buffer.putInt(s + RecordBatch.BASE_SEQUENCE_OFFSET, baseSequence);
+        buffer.putInt(s + RecordBatch.RECORDS_COUNT_OFFSET, count);
+        ByteUtils.writeUnsignedInt(buffer, s + RecordBatch.CRC_OFFSET, RecordBatch.wrap(buffer, s).computeChecksum());
+    }
+}
