@@ -1,0 +1,73 @@
+package io.millrace.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.Test;
+
+/**
+ * The design's layering, checked over every module's main sources: who may see the compression
+ * libraries, that nothing but the launcher-level modules depends on the broker, that Apache
+ * Kafka's classes stay in tests, and that library code logs rather than prints.
+ */
+public class LayeringTest {
+
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path COMPRESS = Path.of("io", "millrace", "common", "compress");
+
+    @Test
+    public void onlyTheCompressPackageSeesCodecLibraries() {
+        for (Path sources : mainSourceRoots()) {
+            SourceRules.assertNoLineMatches(sources,
+                "^import (static )?(org\\.xerial\\.snappy|net\\.jpountz|com\\.github\\.luben)\\.",
+                p -> p.startsWith(COMPRESS), "Compression libraries are used only in io.millrace.common.compress:");
+        }
+    }
+
+    @Test
+    public void onlyLauncherLevelModulesDependOnTheBroker() {
+        for (Path sources : mainSourceRoots()) {
+            String module = PROJECT.relativize(sources).getName(0).toString();
+            if (List.of("broker", "testkit", "examples", "bench").contains(module)) {
+                continue;
+            }
+            SourceRules.assertNoLineMatches(sources, "^import (static )?io\\.millrace\\.broker\\.", p -> false,
+                "Module " + module + " must not depend on the broker:");
+        }
+    }
+
+    @Test
+    public void mainCodeDoesNotUseKafkaClasses() {
+        for (Path sources : mainSourceRoots()) {
+            if (!sources.startsWith(PROJECT.resolve("bench"))) {
+                SourceRules.assertNoKafkaImports(sources);
+            }
+        }
+    }
+
+    @Test
+    public void libraryCodeDoesNotPrint() {
+        for (Path sources : mainSourceRoots()) {
+            SourceRules.assertNoConsoleOutput(sources, p -> p.toString().contains("tools") || p.toString().contains("bench"));
+        }
+    }
+
+    @Test
+    public void rulesSeeTheModulesTheyGuard() {
+        List<Path> roots = mainSourceRoots();
+        if (!roots.contains(PROJECT.resolve("common/src/main/java")) || !roots.contains(PROJECT.resolve("broker/src/main/java"))) {
+            throw new AssertionError("Expected to find common and broker sources under " + PROJECT + ", found " + roots);
+        }
+    }
+
+    private static List<Path> mainSourceRoots() {
+        try (Stream<Path> modules = Files.list(PROJECT)) {
+            return modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
