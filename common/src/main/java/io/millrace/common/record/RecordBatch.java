@@ -1,5 +1,6 @@
 package io.millrace.common.record;
 
+import io.millrace.common.compress.Compression;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.utils.ByteUtils;
@@ -88,6 +89,13 @@ public final class RecordBatch {
     public static final int NO_SEQUENCE = -1;
     public static final int NO_PARTITION_LEADER_EPOCH = -1;
     public static final long NO_TIMESTAMP = -1L;
+
+    /**
+     * How far {@link #records()} lets a compressed batch inflate. Kafka's producer keeps a batch's
+     * uncompressed size near {@code max.request.size} (1 MB by default), so 64 MB leaves wide room
+     * for honest batches while a decompression bomb costs at most this much heap.
+     */
+    public static final int DEFAULT_MAX_RECORDS_BYTES = 64 * 1024 * 1024;
 
     private ByteBuffer buffer;
     private int start;
@@ -214,8 +222,12 @@ public final class RecordBatch {
         return buffer.getInt(start + RECORDS_COUNT_OFFSET);
     }
 
-    /** The CRC-32C of Attributes through the end of the batch, as it should be stored. */
+    /**
+     * The CRC-32C of Attributes through the end of the batch, as it should be stored. Throws
+     * {@link CorruptRecordException} when Length points outside the buffer.
+     */
     public long computeChecksum() {
+        ensureWithinBuffer();
         CRC32C crc = new CRC32C();
         ByteBuffer covered = buffer.duplicate();
         covered.limit(start + sizeInBytes()).position(start + ATTRIBUTES_OFFSET);
@@ -223,9 +235,20 @@ public final class RecordBatch {
         return crc.getValue();
     }
 
-    /** Whether the stored CRC matches; assumes the whole batch is in the buffer. */
+    private void ensureWithinBuffer() {
+        if (!fitsBuffer()) {
+            throw new CorruptRecordException("Record batch at index " + start + " does not fit its buffer");
+        }
+    }
+
+    private boolean fitsBuffer() {
+        int available = buffer.limit() - start;
+        return available >= HEADER_SIZE && batchLength() >= MIN_LENGTH && batchLength() <= available - LOG_OVERHEAD;
+    }
+
+    /** Whether the batch fits its buffer and the stored CRC matches. */
     public boolean isValid() {
-        return checksum() == computeChecksum();
+        return fitsBuffer() && checksum() == computeChecksum();
     }
 
     /**
@@ -247,6 +270,23 @@ public final class RecordBatch {
      * bytes from {@link #start()} belong to the batch's source.
      */
     public void ensureHeaderValid(int available) {
+        ensureReadable(available);
+        int count = recordCount();
+        if (count <= 0 && !isControlBatch()) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + count);
+        }
+        if (count > 0 && lastOffsetDelta() != count - 1) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has " + count
+                + " records but last offset delta " + lastOffsetDelta());
+        }
+    }
+
+    /**
+     * What reading records needs: the header and Length inside the source, magic 2, a known codec
+     * and a record count that is not negative. Unlike {@link #ensureHeaderValid}, it accepts a
+     * count below LastOffsetDelta + 1, which log compaction leaves behind.
+     */
+    private void ensureReadable(int available) {
         if (available < HEADER_SIZE) {
             throw new CorruptRecordException("Record batch is truncated: " + available + " bytes, a header needs " + HEADER_SIZE);
         }
@@ -262,14 +302,37 @@ public final class RecordBatch {
                 + (available - LOG_OVERHEAD) + " bytes follow");
         }
         compressionType();
-        int count = recordCount();
-        if (count <= 0 && !isControlBatch()) {
-            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + count);
+        if (recordCount() < 0) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + recordCount());
         }
-        if (count > 0 && lastOffsetDelta() != count - 1) {
-            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has " + count
-                + " records but last offset delta " + lastOffsetDelta());
+    }
+
+    /** The records of this batch; see {@link #records(int)}. Compressed batches may inflate to {@link #DEFAULT_MAX_RECORDS_BYTES}. */
+    public RecordIterator records() {
+        return records(DEFAULT_MAX_RECORDS_BYTES);
+    }
+
+    /**
+     * The records of this batch. Uncompressed records are read where they lie; compressed ones are
+     * first inflated, as a whole, into one new buffer of at most {@code maxRecordsBytes} bytes, and
+     * read from there. The CRC is not checked here (call {@link #ensureValid()} for that), but
+     * everything the iteration touches is: bytes that do not form the records the header claims
+     * raise {@link InvalidRecordException} or its subclass {@link CorruptRecordException}, from
+     * this method or from the iterator, and nothing else.
+     */
+    public RecordIterator records(int maxRecordsBytes) {
+        ensureReadable(buffer.limit() - start);
+        ByteBuffer records = buffer.duplicate();
+        records.limit(start + sizeInBytes()).position(start + RECORDS_OFFSET);
+        CompressionType compression = compressionType();
+        if (compression == CompressionType.NONE || recordCount() == 0) {
+            return new RecordIterator(this, compression == CompressionType.NONE ? records : records.limit(records.position()));
         }
+        if ((long) recordCount() * Record.MIN_SIZE_IN_BYTES > maxRecordsBytes) {
+            throw new CorruptRecordException("Record batch at offset " + baseOffset() + " claims " + recordCount()
+                + " records, more than " + maxRecordsBytes + " bytes can hold");
+        }
+        return new RecordIterator(this, Compression.decompress(compression, records, maxRecordsBytes));
     }
 
     /** Rewrites BaseOffset in place; the CRC does not cover it. */
