@@ -37,6 +37,32 @@ import java.util.zip.CRC32C;
  * <p>The CRC starts at Attributes, so the broker may rewrite BaseOffset and PartitionLeaderEpoch
  * without recomputing it; changing the timestamp type or MaxTimestamp does require it.
  *
+ * <p>Example: the 71 bytes of an uncompressed batch at offset 0 holding one record, key
+ * {@code "k"}, value {@code "hi"}, CreateTime 1700000000000 (2023-11-14T22:13:20Z), no producer id
+ * ({@code RecordBatchExampleTest} builds it and compares):
+ * <pre>
+ * 00 00 00 00 00 00 00 00   BaseOffset 0
+ * 00 00 00 3b               Length 59 = 71 - 12
+ * ff ff ff ff               PartitionLeaderEpoch -1
+ * 02                        Magic 2
+ * cb f3 29 e0               CRC-32C of the 50 bytes from Attributes to the end
+ * 00 00                     Attributes: no compression, CreateTime
+ * 00 00 00 00               LastOffsetDelta 0
+ * 00 00 01 8b cf e5 68 00   BaseTimestamp 1700000000000
+ * 00 00 01 8b cf e5 68 00   MaxTimestamp 1700000000000
+ * ff ff ff ff ff ff ff ff   ProducerId -1
+ * ff ff                     ProducerEpoch -1
+ * ff ff ff ff               BaseSequence -1
+ * 00 00 00 01               RecordsCount 1
+ * 12                          Record Length 9 (varints are zig-zag: 9 is written as 0x12)
+ * 00                          Attributes
+ * 00                          TimestampDelta 0
+ * 00                          OffsetDelta 0
+ * 02 6b                       KeyLength 1, "k"
+ * 04 68 69                    ValueLength 2, "hi"
+ * 00                          HeadersCount 0
+ * </pre>
+ *
  * <p>Not thread-safe; a view may be re-pointed with {@link #reset} to avoid allocation.
  */
 public final class RecordBatch {
