@@ -351,8 +351,10 @@ public final class RecordBatch {
         ByteBuffer records = buffer.duplicate();
         records.limit(start + sizeInBytes()).position(start + RECORDS_OFFSET);
         CompressionType compression = compressionType();
-        if (compression == CompressionType.NONE || recordCount() == 0) {
-            return new RecordIterator(this, compression == CompressionType.NONE ? records : records.limit(records.position()));
+        // An empty section is an empty batch whatever the codec; anything else is inflated, so a
+        // count of 0 over real records is caught as leftover bytes.
+        if (compression == CompressionType.NONE || !records.hasRemaining()) {
+            return new RecordIterator(this, records);
         }
         if ((long) recordCount() * Record.MIN_SIZE_IN_BYTES > maxRecordsBytes) {
             throw new CorruptRecordException("Record batch at offset " + baseOffset() + " claims " + recordCount()

@@ -72,7 +72,15 @@ final class TestBatches {
 
     /** Writes record fields by hand, for records no builder would write. */
     static final class RecordBytes {
-        private final ByteBuffer body = ByteBuffer.allocate(1 << 16);
+        private final ByteBuffer body;
+
+        RecordBytes() {
+            this(256);
+        }
+
+        RecordBytes(int capacity) {
+            body = ByteBuffer.allocate(capacity);
+        }
 
         RecordBytes varint(int value) {
             ByteUtils.writeVarint(value, body);
@@ -99,12 +107,16 @@ final class TestBatches {
 
         /** Attributes, timestamp delta and offset delta, the fields before the key. */
         static RecordBytes start(long timestampDelta, int offsetDelta) {
-            return new RecordBytes().raw(0).varlong(timestampDelta).varint(offsetDelta);
+            return start(256, timestampDelta, offsetDelta);
+        }
+
+        private static RecordBytes start(int capacity, long timestampDelta, int offsetDelta) {
+            return new RecordBytes(capacity).raw(0).varlong(timestampDelta).varint(offsetDelta);
         }
 
         /** A well-formed record: null key, the value, no headers. */
         static byte[] simple(int offsetDelta, byte[] value) {
-            return start(0, offsetDelta).varint(-1).bytes(value).varint(0).framed();
+            return start(value.length + 32, 0, offsetDelta).varint(-1).bytes(value).varint(0).framed();
         }
 
         /** The body with its Length varint in front: a whole record. */
