@@ -1,11 +1,16 @@
 package io.millrace.common.record;
 
+import io.millrace.common.errors.CorruptRecordException;
+import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.utils.ByteUtils;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One record inside a batch.
+ * One record inside a batch, as a flyweight view over the bytes it was read from: for an
+ * uncompressed batch the batch's own buffer, for a compressed one the buffer its records were
+ * inflated into. Key, value and header positions are found when the record is read (which also
+ * validates them); {@link #key()} and {@link #value()} then cut slices without copying.
  *
  * <pre>
  * Record =&gt;
@@ -20,10 +25,191 @@ import java.nio.charset.StandardCharsets;
  *   HeadersCount    varint
  *   Headers         [HeaderKeyLength varint, HeaderKey UTF-8, HeaderValueLength varint (-1 null), HeaderValue]
  * </pre>
+ *
+ * The smallest record is 7 bytes: a one-byte Length and six one-byte fields (null key, null
+ * value, no headers). In a LogAppendTime batch every record's timestamp is the batch's
+ * MaxTimestamp; the deltas keep the producer's values but are not reported.
+ *
+ * <p>Instances come from {@link RecordIterator}; one may be refilled with
+ * {@link RecordIterator#nextInto(Record)}. Not thread-safe.
  */
 public final class Record {
 
-    private Record() {
+    /** Length varint plus six one-byte fields. */
+    public static final int MIN_SIZE_IN_BYTES = 7;
+    private static final int MIN_BODY_SIZE = MIN_SIZE_IN_BYTES - 1;
+    /** A header takes at least its key length and its value length, one byte each. */
+    private static final int MIN_HEADER_SIZE = 2;
+    private static final Header[] NO_HEADERS = new Header[0];
+
+    private ByteBuffer data;
+    private int sizeInBytes;
+    private long offset;
+    private int offsetDelta;
+    private long timestamp;
+    private byte attributes;
+    private int keyIndex;
+    private int keySize;
+    private int valueIndex;
+    private int valueSize;
+    private int headersIndex;
+    private int headerCount;
+
+    Record() {
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** The producer's CreateTime, or the batch's LogAppendTime for every record of such a batch. */
+    public long timestamp() {
+        return timestamp;
+    }
+
+    public byte attributes() {
+        return attributes;
+    }
+
+    /** The whole record in bytes, its Length varint included. */
+    public int sizeInBytes() {
+        return sizeInBytes;
+    }
+
+    public boolean hasKey() {
+        return keySize >= 0;
+    }
+
+    /** Key length in bytes, -1 for a null key. */
+    public int keySize() {
+        return keySize;
+    }
+
+    /**
+     * The key as a slice of the underlying bytes (shared, not copied; do not write to it), or null.
+     * Each call returns a new slice with position 0.
+     */
+    public ByteBuffer key() {
+        return keySize < 0 ? null : data.slice(keyIndex, keySize);
+    }
+
+    public boolean hasValue() {
+        return valueSize >= 0;
+    }
+
+    /** Value length in bytes, -1 for a null value. */
+    public int valueSize() {
+        return valueSize;
+    }
+
+    /** The value as a slice of the underlying bytes (shared, not copied; do not write to it), or null. */
+    public ByteBuffer value() {
+        return valueSize < 0 ? null : data.slice(valueIndex, valueSize);
+    }
+
+    public int headerCount() {
+        return headerCount;
+    }
+
+    /** The headers, decoded into new objects on each call (keys as UTF-8, values copied). */
+    public Header[] headers() {
+        if (headerCount == 0) {
+            return NO_HEADERS;
+        }
+        ByteBuffer in = data.duplicate().position(headersIndex);
+        Header[] headers = new Header[headerCount];
+        for (int i = 0; i < headerCount; i++) {
+            String key = new String(bytes(in, ByteUtils.readVarint(in)), StandardCharsets.UTF_8);
+            int valueLength = ByteUtils.readVarint(in);
+            headers[i] = new Header(key, valueLength < 0 ? null : bytes(in, valueLength));
+        }
+        return headers;
+    }
+
+    private static byte[] bytes(ByteBuffer in, int length) {
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
+    /**
+     * Reads the record at the iterator's cursor and advances the cursor past it. Everything is
+     * checked against the cursor's limit, the end of the batch's records. Hot path: no allocation.
+     */
+    void readFrom(RecordIterator batch) {
+        ByteBuffer in = batch.cursor;
+        int start = in.position();
+        int bodySize = ByteUtils.readVarint(in);
+        if (bodySize < MIN_BODY_SIZE || bodySize > in.remaining()) {
+            throw new CorruptRecordException("Record at byte " + start + " has length " + bodySize + " but "
+                + in.remaining() + " bytes follow");
+        }
+        int end = in.position() + bodySize;
+        int limit = in.limit();
+        in.limit(end);
+        try {
+            readBody(in, batch);
+            if (in.hasRemaining()) {
+                throw new CorruptRecordException("Record at byte " + start + " has " + in.remaining()
+                    + " bytes after its headers");
+            }
+        } finally {
+            in.limit(limit);
+        }
+        this.data = batch.data;
+        this.sizeInBytes = end - start;
+    }
+
+    private void readBody(ByteBuffer in, RecordIterator batch) {
+        attributes = in.get();
+        long timestampDelta = ByteUtils.readVarlong(in);
+        timestamp = batch.logAppendTime ? batch.maxTimestamp : batch.baseTimestamp + timestampDelta;
+        offsetDelta = ByteUtils.readVarint(in);
+        offset = batch.baseOffset + offsetDelta;
+        keySize = readLength(in, "key");
+        keyIndex = skip(in, keySize);
+        valueSize = readLength(in, "value");
+        valueIndex = skip(in, valueSize);
+        headerCount = ByteUtils.readVarint(in);
+        if (headerCount < 0 || headerCount > in.remaining() / MIN_HEADER_SIZE) {
+            throw new CorruptRecordException("Record has header count " + headerCount + " in " + in.remaining() + " bytes");
+        }
+        headersIndex = in.position();
+        for (int i = 0; i < headerCount; i++) {
+            int keyLength = ByteUtils.readVarint(in);
+            if (keyLength < 0) {
+                throw new InvalidRecordException("Record header has a negative key length " + keyLength);
+            }
+            skip(in, keyLength);
+            skip(in, readLength(in, "header value"));
+        }
+    }
+
+    /** A length varint: -1 means null, anything more negative is invalid. */
+    private static int readLength(ByteBuffer in, String what) {
+        int length = ByteUtils.readVarint(in);
+        if (length < -1) {
+            throw new InvalidRecordException("Record has a negative " + what + " length " + length);
+        }
+        return length;
+    }
+
+    /** Steps over {@code length} bytes (none for -1) and returns where they start. */
+    private static int skip(ByteBuffer in, int length) {
+        int index = in.position();
+        if (length > in.remaining()) {
+            throw new CorruptRecordException("Record field of " + length + " bytes overruns the record by "
+                + (length - in.remaining()) + " bytes");
+        }
+        if (length > 0) {
+            in.position(index + length);
+        }
+        return index;
+    }
+
+    /** Offset minus the batch's BaseOffset. */
+    int offsetDelta() {
+        return offsetDelta;
     }
 
     /** The size of a record after its Length field. */
@@ -79,5 +265,11 @@ public final class Record {
 
     private static int utf8Length(String s) {
         return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    @Override
+    public String toString() {
+        return "Record(offset=" + offset + ", timestamp=" + timestamp + ", key=" + keySize + " bytes, value="
+            + valueSize + " bytes, headers=" + headerCount + ")";
     }
 }

@@ -1,5 +1,6 @@
 package io.millrace.common.record;
 
+import io.millrace.common.compress.Compression;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.utils.ByteUtils;
@@ -35,6 +36,32 @@ import java.util.zip.CRC32C;
  *
  * <p>The CRC starts at Attributes, so the broker may rewrite BaseOffset and PartitionLeaderEpoch
  * without recomputing it; changing the timestamp type or MaxTimestamp does require it.
+ *
+ * <p>Example: the 71 bytes of an uncompressed batch at offset 0 holding one record, key
+ * {@code "k"}, value {@code "hi"}, CreateTime 1700000000000 (2023-11-14T22:13:20Z), no producer id
+ * ({@code RecordBatchExampleTest} builds it and compares):
+ * <pre>
+ * 00 00 00 00 00 00 00 00   BaseOffset 0
+ * 00 00 00 3b               Length 59 = 71 - 12
+ * ff ff ff ff               PartitionLeaderEpoch -1
+ * 02                        Magic 2
+ * cb f3 29 e0               CRC-32C of the 50 bytes from Attributes to the end
+ * 00 00                     Attributes: no compression, CreateTime
+ * 00 00 00 00               LastOffsetDelta 0
+ * 00 00 01 8b cf e5 68 00   BaseTimestamp 1700000000000
+ * 00 00 01 8b cf e5 68 00   MaxTimestamp 1700000000000
+ * ff ff ff ff ff ff ff ff   ProducerId -1
+ * ff ff                     ProducerEpoch -1
+ * ff ff ff ff               BaseSequence -1
+ * 00 00 00 01               RecordsCount 1
+ * 12                          Record Length 9 (varints are zig-zag: 9 is written as 0x12)
+ * 00                          Attributes
+ * 00                          TimestampDelta 0
+ * 00                          OffsetDelta 0
+ * 02 6b                       KeyLength 1, "k"
+ * 04 68 69                    ValueLength 2, "hi"
+ * 00                          HeadersCount 0
+ * </pre>
  *
  * <p>Not thread-safe; a view may be re-pointed with {@link #reset} to avoid allocation.
  */
@@ -88,6 +115,13 @@ public final class RecordBatch {
     public static final int NO_SEQUENCE = -1;
     public static final int NO_PARTITION_LEADER_EPOCH = -1;
     public static final long NO_TIMESTAMP = -1L;
+
+    /**
+     * How far {@link #records()} lets a compressed batch inflate. Kafka's producer keeps a batch's
+     * uncompressed size near {@code max.request.size} (1 MB by default), so 64 MB leaves wide room
+     * for honest batches while a decompression bomb costs at most this much heap.
+     */
+    public static final int DEFAULT_MAX_RECORDS_BYTES = 64 * 1024 * 1024;
 
     private ByteBuffer buffer;
     private int start;
@@ -214,8 +248,12 @@ public final class RecordBatch {
         return buffer.getInt(start + RECORDS_COUNT_OFFSET);
     }
 
-    /** The CRC-32C of Attributes through the end of the batch, as it should be stored. */
+    /**
+     * The CRC-32C of Attributes through the end of the batch, as it should be stored. Throws
+     * {@link CorruptRecordException} when Length points outside the buffer.
+     */
     public long computeChecksum() {
+        ensureWithinBuffer();
         CRC32C crc = new CRC32C();
         ByteBuffer covered = buffer.duplicate();
         covered.limit(start + sizeInBytes()).position(start + ATTRIBUTES_OFFSET);
@@ -223,9 +261,20 @@ public final class RecordBatch {
         return crc.getValue();
     }
 
-    /** Whether the stored CRC matches; assumes the whole batch is in the buffer. */
+    private void ensureWithinBuffer() {
+        if (!fitsBuffer()) {
+            throw new CorruptRecordException("Record batch at index " + start + " does not fit its buffer");
+        }
+    }
+
+    private boolean fitsBuffer() {
+        int available = buffer.limit() - start;
+        return available >= HEADER_SIZE && batchLength() >= MIN_LENGTH && batchLength() <= available - LOG_OVERHEAD;
+    }
+
+    /** Whether the batch fits its buffer and the stored CRC matches. */
     public boolean isValid() {
-        return checksum() == computeChecksum();
+        return fitsBuffer() && checksum() == computeChecksum();
     }
 
     /**
@@ -247,6 +296,23 @@ public final class RecordBatch {
      * bytes from {@link #start()} belong to the batch's source.
      */
     public void ensureHeaderValid(int available) {
+        ensureReadable(available);
+        int count = recordCount();
+        if (count <= 0 && !isControlBatch()) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + count);
+        }
+        if (count > 0 && lastOffsetDelta() != count - 1) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has " + count
+                + " records but last offset delta " + lastOffsetDelta());
+        }
+    }
+
+    /**
+     * What reading records needs: the header and Length inside the source, magic 2, a known codec
+     * and a record count that is not negative. Unlike {@link #ensureHeaderValid}, it accepts a
+     * count below LastOffsetDelta + 1, which log compaction leaves behind.
+     */
+    private void ensureReadable(int available) {
         if (available < HEADER_SIZE) {
             throw new CorruptRecordException("Record batch is truncated: " + available + " bytes, a header needs " + HEADER_SIZE);
         }
@@ -262,14 +328,39 @@ public final class RecordBatch {
                 + (available - LOG_OVERHEAD) + " bytes follow");
         }
         compressionType();
-        int count = recordCount();
-        if (count <= 0 && !isControlBatch()) {
-            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + count);
+        if (recordCount() < 0) {
+            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has record count " + recordCount());
         }
-        if (count > 0 && lastOffsetDelta() != count - 1) {
-            throw new InvalidRecordException("Record batch at offset " + baseOffset() + " has " + count
-                + " records but last offset delta " + lastOffsetDelta());
+    }
+
+    /** The records of this batch; see {@link #records(int)}. Compressed batches may inflate to {@link #DEFAULT_MAX_RECORDS_BYTES}. */
+    public RecordIterator records() {
+        return records(DEFAULT_MAX_RECORDS_BYTES);
+    }
+
+    /**
+     * The records of this batch. Uncompressed records are read where they lie; compressed ones are
+     * first inflated, as a whole, into one new buffer of at most {@code maxRecordsBytes} bytes, and
+     * read from there. The CRC is not checked here (call {@link #ensureValid()} for that), but
+     * everything the iteration touches is: bytes that do not form the records the header claims
+     * raise {@link InvalidRecordException} or its subclass {@link CorruptRecordException}, from
+     * this method or from the iterator, and nothing else.
+     */
+    public RecordIterator records(int maxRecordsBytes) {
+        ensureReadable(buffer.limit() - start);
+        ByteBuffer records = buffer.duplicate();
+        records.limit(start + sizeInBytes()).position(start + RECORDS_OFFSET);
+        CompressionType compression = compressionType();
+        // An empty section is an empty batch whatever the codec; anything else is inflated, so a
+        // count of 0 over real records is caught as leftover bytes.
+        if (compression == CompressionType.NONE || !records.hasRemaining()) {
+            return new RecordIterator(this, records);
         }
+        if ((long) recordCount() * Record.MIN_SIZE_IN_BYTES > maxRecordsBytes) {
+            throw new CorruptRecordException("Record batch at offset " + baseOffset() + " claims " + recordCount()
+                + " records, more than " + maxRecordsBytes + " bytes can hold");
+        }
+        return new RecordIterator(this, Compression.decompress(compression, records, maxRecordsBytes));
     }
 
     /** Rewrites BaseOffset in place; the CRC does not cover it. */

@@ -15,7 +15,8 @@ import java.nio.ByteBuffer;
  * compressed ones go through the codec's stream, the way Kafka's {@code MemoryRecordsBuilder}
  * does it, so both produce the same bytes.
  *
- * <p>Not thread-safe. A builder builds one batch.
+ * <p>Not thread-safe. A builder builds one batch. A builder that will not be built must be
+ * {@link #abort() aborted}: a zstd stream holds native memory until it is closed.
  */
 public final class RecordBatchBuilder {
 
@@ -39,6 +40,7 @@ public final class RecordBatchBuilder {
     private long maxTimestamp = RecordBatch.NO_TIMESTAMP;
     private int uncompressedRecordBytes;
     private ByteBuffer built;
+    private boolean aborted;
 
     /**
      * @param out           where the batch goes, starting at its current position
@@ -83,7 +85,7 @@ public final class RecordBatchBuilder {
     /** Appends a record with the next offset; the key's and value's remaining bytes are copied. */
     public RecordBatchBuilder append(long timestamp, ByteBuffer key, ByteBuffer value, Header... headers) {
         if (built != null) {
-            throw new IllegalStateException("The batch is already built");
+            throw new IllegalStateException(aborted ? "The batch was aborted" : "The batch is already built");
         }
         if (count == 0) {
             baseTimestamp = timestamp;
@@ -129,6 +131,9 @@ public final class RecordBatchBuilder {
      * holding exactly the batch (position 0, limit its size). Calling it again returns the same.
      */
     public ByteBuffer build() {
+        if (aborted) {
+            throw new IllegalStateException("The batch was aborted");
+        }
         if (built != null) {
             return built.duplicate();
         }
@@ -143,6 +148,19 @@ public final class RecordBatchBuilder {
         batch.limit(end).position(batchStart);
         built = batch.slice();
         return built.duplicate();
+    }
+
+    /**
+     * Gives up the batch and releases the codec stream. The output buffer's content past the
+     * batch's start is then undefined. Later calls to append or build fail.
+     */
+    public void abort() {
+        if (built != null) {
+            return;
+        }
+        closeCompressor();
+        built = ByteBuffer.allocate(0);
+        aborted = true;
     }
 
     private void closeCompressor() {
