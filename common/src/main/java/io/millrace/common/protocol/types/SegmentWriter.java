@@ -32,8 +32,8 @@ public final class SegmentWriter extends BufferWriter {
 
     @Override
     protected void writeRecordsPayload(RecordsPayload records) {
-        emitProtocolBytes();
         if (records.sizeInBytes() > 0) {
+            emitProtocolBytes();
             sink.records(records);
         }
     }
