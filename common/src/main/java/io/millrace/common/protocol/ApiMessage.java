@@ -9,6 +9,10 @@ import java.nio.ByteBuffer;
  * A request or response body. Each implementation is an immutable record with a static
  * {@code parse(ByteBuffer, short version)} and one {@link #write(ProtocolWriter, short)}; sizing and
  * writing to a buffer are derived from that one method, so they cannot disagree.
+ *
+ * <p>Messages are immutable and safe to share between threads, with one caveat: records fields
+ * are slices that share their bytes with the buffer they were parsed from (on purpose, so the
+ * broker can assign offsets in place), and equality compares those bytes.
  */
 public interface ApiMessage {
 

@@ -68,6 +68,16 @@ public final class ProtocolReader {
         return buffer.getLong();
     }
 
+    /** An unsigned 16-bit integer. */
+    public int readUint16() {
+        return readInt16() & 0xffff;
+    }
+
+    /** An unsigned 32-bit integer. */
+    public long readUint32() {
+        return readInt32() & 0xffffffffL;
+    }
+
     /** A boolean is one byte; like Kafka, any non-zero value reads as true. */
     public boolean readBool() {
         return readInt8() != 0;

@@ -46,6 +46,22 @@ public abstract class ProtocolWriter {
     /** Writes the bytes of a records payload whose length prefix has just been written. */
     protected abstract void writeRecordsPayload(RecordsPayload records);
 
+    /** Writes the low 16 bits of {@code value}, which must be in [0, 65535]. */
+    public void writeUint16(int value) {
+        if (value < 0 || value > 0xffff) {
+            throw new IllegalArgumentException("uint16 out of range: " + value);
+        }
+        writeInt16((short) value);
+    }
+
+    /** Writes the low 32 bits of {@code value}, which must be in [0, 2^32 - 1]. */
+    public void writeUint32(long value) {
+        if (value < 0 || value > 0xffffffffL) {
+            throw new IllegalArgumentException("uint32 out of range: " + value);
+        }
+        writeInt32((int) value);
+    }
+
     public void writeBool(boolean value) {
         writeInt8(value ? (byte) 1 : (byte) 0);
     }

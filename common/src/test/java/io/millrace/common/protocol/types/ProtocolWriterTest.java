@@ -121,4 +121,17 @@ public class ProtocolWriterTest {
         assertEquals(4 + 4 + 100, counter.size());
         assertEquals(100, counter.recordsSize());
     }
+
+    @Test
+    public void unsignedIntegersUseTheirFullRangeAndRejectValuesOutsideIt() {
+        ByteBuffer bytes = write(false, w -> {
+            w.writeUint16(65_535);
+            w.writeUint32(4_294_967_295L);
+        });
+        ProtocolReader reader = new ProtocolReader(bytes, false);
+        assertEquals(65_535, reader.readUint16());
+        assertEquals(4_294_967_295L, reader.readUint32());
+        assertThrows(IllegalArgumentException.class, () -> write(false, w -> w.writeUint16(-1)));
+        assertThrows(IllegalArgumentException.class, () -> write(false, w -> w.writeUint32(1L << 32)));
+    }
 }
