@@ -1,0 +1,122 @@
+package io.millrace.common.protocol;
+
+/**
+ * The Kafka APIs Millrace serves, with the version range it parses and writes.
+ *
+ * <p>The ranges are chosen so that Apache Kafka's Java client 3.9 and 4.x and librdkafka 2.x can
+ * negotiate a version with a Millrace broker: every range includes the oldest version Kafka 4.x
+ * clients still send (Produce 3, Fetch 4, ListOffsets 1, Metadata 1) and stops where a newer
+ * version needs something Millrace does not have (topic IDs in Produce 13 / Fetch 13, transaction
+ * protocol V2 in Produce 12, tiered storage in ListOffsets 9). {@code docs/protocol.md} explains
+ * each choice.
+ *
+ * <p>{@link #advertisedMinVersion()} is the minimum put into ApiVersions responses. It differs from
+ * {@link #minVersion()} only for Produce, advertised from 0 as Apache Kafka does since 4.0
+ * (KAFKA-18659): librdkafka detects message-format and compression support from Produce versions
+ * 0-2 being listed, and refuses to produce compressed data otherwise. A Produce request below 3 is
+ * still not parsed.
+ */
+public enum ApiKey {
+    PRODUCE(0, "Produce", 3, 11, 9, 0),
+    FETCH(1, "Fetch", 4, 12, 12),
+    LIST_OFFSETS(2, "ListOffsets", 1, 8, 6),
+    METADATA(3, "Metadata", 1, 13, 9),
+    API_VERSIONS(18, "ApiVersions", 0, 4, 3),
+    CREATE_TOPICS(19, "CreateTopics", 2, 7, 5),
+    DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
+    INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2);
+
+    private static final ApiKey[] BY_ID = new ApiKey[32];
+
+    static {
+        for (ApiKey key : values()) {
+            BY_ID[key.id] = key;
+        }
+    }
+
+    private final short id;
+    private final String displayName;
+    private final short minVersion;
+    private final short maxVersion;
+    private final short firstFlexibleVersion;
+    private final short advertisedMinVersion;
+
+    ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion) {
+        this(id, displayName, minVersion, maxVersion, firstFlexibleVersion, minVersion);
+    }
+
+    ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion, int advertisedMinVersion) {
+        this.id = (short) id;
+        this.displayName = displayName;
+        this.minVersion = (short) minVersion;
+        this.maxVersion = (short) maxVersion;
+        this.firstFlexibleVersion = (short) firstFlexibleVersion;
+        this.advertisedMinVersion = (short) advertisedMinVersion;
+    }
+
+    /** The API, or null when Millrace does not serve {@code id}. */
+    public static ApiKey forId(int id) {
+        return id >= 0 && id < BY_ID.length ? BY_ID[id] : null;
+    }
+
+    /** The api key on the wire. */
+    public short id() {
+        return id;
+    }
+
+    /** The name Kafka's documentation uses, e.g. "ListOffsets". */
+    public String displayName() {
+        return displayName;
+    }
+
+    /** The oldest version Millrace parses and writes. */
+    public short minVersion() {
+        return minVersion;
+    }
+
+    /** The newest version Millrace parses and writes. */
+    public short maxVersion() {
+        return maxVersion;
+    }
+
+    /** The minimum version the broker lists in ApiVersions responses (see the class comment). */
+    public short advertisedMinVersion() {
+        return advertisedMinVersion;
+    }
+
+    /** The first version that uses compact encodings and tagged fields. */
+    public short firstFlexibleVersion() {
+        return firstFlexibleVersion;
+    }
+
+    public boolean isVersionSupported(short version) {
+        return version >= minVersion && version <= maxVersion;
+    }
+
+    /** Whether {@code version} is flexible; also answered for versions above {@link #maxVersion()}. */
+    public boolean isFlexible(short version) {
+        return version >= firstFlexibleVersion;
+    }
+
+    /** Throws {@link UnsupportedVersionException} unless Millrace parses and writes {@code version}. */
+    public void checkVersion(short version) {
+        if (!isVersionSupported(version)) {
+            throw new UnsupportedVersionException(displayName + " version " + version + " is not supported; Millrace supports "
+                + minVersion + " to " + maxVersion);
+        }
+    }
+
+    /** Request header version 2 for flexible versions, otherwise 1. */
+    public short requestHeaderVersion(short version) {
+        return (short) (isFlexible(version) ? 2 : 1);
+    }
+
+    /**
+     * Response header version 1 for flexible versions, otherwise 0. ApiVersions responses always use
+     * header version 0, so that a client that does not yet know the broker's versions can read the
+     * correlation id of any of them.
+     */
+    public short responseHeaderVersion(short version) {
+        return (short) (this != API_VERSIONS && isFlexible(version) ? 1 : 0);
+    }
+}

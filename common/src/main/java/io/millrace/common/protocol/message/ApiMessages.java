@@ -1,0 +1,49 @@
+package io.millrace.common.protocol.message;
+
+import io.millrace.common.protocol.ApiKey;
+import io.millrace.common.protocol.ApiMessage;
+import java.nio.ByteBuffer;
+
+/**
+ * Parses a body by api key, for code that learns the api from a header: the broker's request
+ * decoder, a client's response decoder. The broker's handling stays elsewhere, with one handler
+ * per api key.
+ */
+public final class ApiMessages {
+
+    private ApiMessages() {
+    }
+
+    /**
+     * Parses a request body of {@code version}.
+     *
+     * @throws io.millrace.common.protocol.InvalidRequestException for malformed bytes, and its
+     *     subclass UnsupportedVersionException for a version Millrace does not parse
+     */
+    public static ApiMessage parseRequest(ApiKey api, ByteBuffer buffer, short version) {
+        return switch (api) {
+            case PRODUCE -> ProduceRequest.parse(buffer, version);
+            case FETCH -> FetchRequest.parse(buffer, version);
+            case LIST_OFFSETS -> ListOffsetsRequest.parse(buffer, version);
+            case METADATA -> MetadataRequest.parse(buffer, version);
+            case API_VERSIONS -> ApiVersionsRequest.parse(buffer, version);
+            case CREATE_TOPICS -> CreateTopicsRequest.parse(buffer, version);
+            case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
+            case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
+        };
+    }
+
+    /** Parses a response body of {@code version}; throws as {@link #parseRequest} does. */
+    public static ApiMessage parseResponse(ApiKey api, ByteBuffer buffer, short version) {
+        return switch (api) {
+            case PRODUCE -> ProduceResponse.parse(buffer, version);
+            case FETCH -> FetchResponse.parse(buffer, version);
+            case LIST_OFFSETS -> ListOffsetsResponse.parse(buffer, version);
+            case METADATA -> MetadataResponse.parse(buffer, version);
+            case API_VERSIONS -> ApiVersionsResponse.parse(buffer, version);
+            case CREATE_TOPICS -> CreateTopicsResponse.parse(buffer, version);
+            case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
+            case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
+        };
+    }
+}

@@ -1,0 +1,99 @@
+package io.millrace.common.protocol.message;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.common.protocol.ApiKey;
+import io.millrace.common.protocol.ApiMessage;
+import io.millrace.common.protocol.Frames;
+import io.millrace.common.protocol.RequestHeader;
+import io.millrace.common.protocol.UnsupportedVersionException;
+import io.millrace.common.protocol.Wire;
+import io.millrace.common.protocol.types.Uuids;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.kafka.common.message.MetadataRequestData;
+import org.apache.kafka.common.protocol.ByteBufferAccessor;
+import org.apache.kafka.common.requests.AbstractRequest;
+import org.junit.Test;
+
+/** Meanings and rules that a field-by-field comparison does not show. */
+public class MessageSemanticsTest {
+
+    @Test
+    public void aNullMetadataTopicArrayMeansAllTopicsInEveryVersion() {
+        for (short v = ApiKey.METADATA.minVersion(); v <= ApiKey.METADATA.maxVersion(); v++) {
+            MetadataRequestData all = new MetadataRequestData().setTopics(null).setAllowAutoTopicCreation(true);
+            MetadataRequest ours = MetadataRequest.parse(Wire.kafkaWrite(all, v), v);
+            assertTrue(ours.allTopics());
+            MetadataRequestData back = new MetadataRequestData(new ByteBufferAccessor(Wire.millraceWrite(ours, v)), v);
+            assertNull(back.topics());
+        }
+        MetadataRequest none = new MetadataRequest(List.of(), true, false, false);
+        assertFalse(MetadataRequest.parse(Wire.millraceWrite(none, (short) 1), (short) 1).allTopics());
+    }
+
+    @Test
+    public void produceRecordsAreWritableSlicesOfTheRequestBuffer() {
+        ByteBuffer bytes = Wire.kafkaWrite(KafkaSamples.produceRequest(), (short) 9);
+        ProduceRequest.PartitionData partition = ProduceRequest.parse(bytes, (short) 9)
+            .topicData().get(0).partitionData().get(0);
+        ByteBuffer records = partition.records();
+        assertFalse(records.isReadOnly());
+        // the broker assigns offsets by rewriting the batch's base offset in place
+        records.putLong(0, 12_345L);
+        assertEquals(12_345L, bytes.getLong(records.arrayOffset()));
+    }
+
+    @Test
+    public void aDeleteTopicsRefWithoutANameCannotBeWrittenBeforeVersionSix() {
+        DeleteTopicsRequest byId = new DeleteTopicsRequest(List.of(new DeleteTopicsRequest.TopicRef(null, Uuids.ZERO)), 1000);
+        assertThrows(IllegalArgumentException.class, () -> Wire.millraceWrite(byId, (short) 5));
+    }
+
+    @Test
+    public void parsingOrWritingAnUnsupportedVersionIsRejected() {
+        ByteBuffer empty = ByteBuffer.allocate(0);
+        assertThrows(UnsupportedVersionException.class, () -> FetchRequest.parse(empty, (short) 13));
+        assertThrows(UnsupportedVersionException.class, () -> ProduceResponse.parse(empty, (short) 2));
+        InitProducerIdResponse response = new InitProducerIdResponse(0, (short) 0, 1, (short) 0);
+        assertThrows(UnsupportedVersionException.class, () -> response.sizeInBytes((short) 6));
+    }
+
+    @Test
+    public void apiMessagesDispatchesEveryApiToItsParser() {
+        for (ApiKey api : ApiKey.values()) {
+            assertEquals(api, ApiMessages.parseRequest(api, requestBytes(api), api.minVersion()).apiKey());
+        }
+    }
+
+    private static ByteBuffer requestBytes(ApiKey api) {
+        short v = api.minVersion();
+        return switch (api) {
+            case PRODUCE -> Wire.kafkaWrite(KafkaSamples.produceRequest(), v);
+            case FETCH -> Wire.kafkaWrite(KafkaSamples.fetchRequest(v), v);
+            case LIST_OFFSETS -> Wire.kafkaWrite(KafkaSamples.listOffsetsRequest(v), v);
+            case METADATA -> Wire.kafkaWrite(KafkaSamples.metadataRequest(v), v);
+            case API_VERSIONS -> Wire.kafkaWrite(KafkaSamples.apiVersionsRequest(), v);
+            case CREATE_TOPICS -> Wire.kafkaWrite(KafkaSamples.createTopicsRequest(), v);
+            case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
+            case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
+        };
+    }
+
+    @Test
+    public void kafkaParsesAWholeRequestFrameThatMillraceWrites() {
+        short v = 11;
+        ApiMessage body = ProduceRequest.parse(Wire.kafkaWrite(KafkaSamples.produceRequest(), v), v);
+        ByteBuffer frame = Frames.request(new RequestHeader(ApiKey.PRODUCE, v, 5, "producer-1"), body);
+        assertEquals(frame.remaining() - 4, frame.getInt());
+        org.apache.kafka.common.requests.RequestHeader header = org.apache.kafka.common.requests.RequestHeader.parse(frame);
+        assertEquals(5, header.correlationId());
+        org.apache.kafka.common.requests.ProduceRequest kafka = (org.apache.kafka.common.requests.ProduceRequest) AbstractRequest.parseRequest(header.apiKey(), header.apiVersion(),
+            new ByteBufferAccessor(frame)).request;
+        assertEquals(KafkaSamples.produceRequest(), kafka.data());
+    }
+}
