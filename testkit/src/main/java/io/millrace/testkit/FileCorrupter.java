@@ -26,11 +26,19 @@ public final class FileCorrupter {
         }
     }
 
-    /** Overwrites every byte from {@code position} to the end with random bytes. */
+    /**
+     * Overwrites every byte from {@code position} to the end with random bytes; the first one is
+     * certain to change, so the damage really starts at {@code position}.
+     */
     public static void randomizeFrom(Path file, long position, Random random) {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer original = ByteBuffer.allocate(1);
+            channel.read(original, position);
             byte[] garbage = new byte[(int) (channel.size() - position)];
             random.nextBytes(garbage);
+            if (garbage.length > 0 && garbage[0] == original.get(0)) {
+                garbage[0] = (byte) ~garbage[0];
+            }
             write(channel, ByteBuffer.wrap(garbage), position);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

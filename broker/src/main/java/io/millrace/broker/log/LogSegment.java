@@ -44,10 +44,11 @@ final class LogSegment implements Closeable {
     private final int indexIntervalBytes;
     private final int maxIndexSize;
     private final long createdMs;
-    private final boolean indexesMissing;
 
-    // Writer state, guarded by the owning log's lock. rollingTimestamp is the first batch's max
+    // Writer state, guarded by the owning log's lock. indexesMissing is cleared once they are
+    // built; rollingTimestamp is the first batch's max
     // timestamp, NO_TIMESTAMP until it is read, NO_FIRST_TIMESTAMP if the batch has none.
+    private boolean indexesMissing;
     private int bytesSinceLastIndexEntry;
     private long rollingTimestamp = RecordBatch.NO_TIMESTAMP;
 
@@ -80,6 +81,7 @@ final class LogSegment implements Closeable {
         Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, baseOffset));
         Files.deleteIfExists(LogFileNames.timeIndexFile(dir, baseOffset));
         LogSegment segment = open(dir, baseOffset, config, context);
+        segment.indexesMissing = false;
         segment.resizeIndexes(config.maxIndexSize());
         return segment;
     }
@@ -243,6 +245,7 @@ final class LogSegment implements Closeable {
         maxTimestampSoFar = RecordBatch.NO_TIMESTAMP;
         offsetOfMaxTimestampSoFar = baseOffset;
         rollingTimestamp = RecordBatch.NO_TIMESTAMP;
+        indexesMissing = false;
     }
 
     /**
