@@ -9,12 +9,16 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.testkit.MockTime;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Rule;
@@ -151,5 +155,34 @@ public class LogTimeAndRetentionTest {
         int closedSegments = log.numberOfSegments() - 1;
         assertEquals(closedSegments, log.deleteOldSegments());
         assertEquals(1, log.numberOfSegments());
+    }
+
+    @Test
+    public void aSliceOfADeletedSegmentStaysReadableUntilTheDeleteDelayPasses() throws IOException {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        LogContext context = new LogContext(time, LogFileOpener.DEFAULT, new LogDirFailureChannel(),
+            new LogFlusher("test-flusher"), scheduler);
+        try {
+            log = Log.open(dir, config(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 200, LogConfig.LOG_RETENTION_MS_CONFIG, 1000L),
+                context, 0, true);
+            for (int i = 0; i < 5; i++) {
+                log.append(batch(time.milliseconds(), "soon deleted " + i));
+            }
+            FileSlice inFlight = log.read(0, 10_000, true);
+            List<ByteBuffer> before = LogTestUtils.batches(inFlight).stream().map(RecordBatch::slice).toList();
+            time.advance(2000);
+            assertTrue(log.deleteOldSegments() > 0);
+
+            assertTrue(Files.exists(LogFileNames.deletedFile(LogFileNames.logFile(dir, 0))));
+            assertFalse(Files.exists(LogFileNames.logFile(dir, 0)));
+            assertEquals(before, LogTestUtils.batches(inFlight).stream().map(RecordBatch::slice).toList());
+            assertFalse(context.failureChannel().isOffline(dir.getParent()));
+            assertThrows(OffsetOutOfRangeException.class, () -> log.read(0, 100, true));
+        } finally {
+            scheduler.shutdownNow();
+            log.close();
+            log = null;
+            context.flusher().close();
+        }
     }
 }
