@@ -39,20 +39,22 @@ public final class LogConfig extends AbstractConfig {
         + "starts a new segment.";
 
     public static final String LOG_ROLL_MS_CONFIG = "log.roll.ms";
-    static final String LOG_ROLL_MS_DOC = "Start a new segment once the first batch of the active segment is older "
-        + "than this, even if the segment is not full, so that retention can delete old data in time.";
+    static final String LOG_ROLL_MS_DOC = "Start a new segment, even if the active one is not full, when an incoming "
+        + "batch's timestamp is more than this after the active segment's first batch timestamp (the broker clock since "
+        + "the segment was opened, for batches without timestamps), so that retention can delete old data in time.";
 
     public static final String LOG_RETENTION_HOURS_CONFIG = "log.retention.hours";
-    static final String LOG_RETENTION_HOURS_DOC = "How long a segment is kept after its newest batch, in hours. "
-        + "log.retention.ms wins when set.";
+    static final String LOG_RETENTION_HOURS_DOC = "How long a closed segment is kept after its largest timestamp, in "
+        + "hours. log.retention.ms wins when set.";
 
     public static final String LOG_RETENTION_MS_CONFIG = "log.retention.ms";
-    static final String LOG_RETENTION_MS_DOC = "How long a segment is kept after its newest batch, in ms; -1 keeps "
-        + "segments forever. Unset means log.retention.hours.";
+    static final String LOG_RETENTION_MS_DOC = "How long a closed segment is kept after its largest timestamp, in ms; "
+        + "-1 keeps segments forever. Unset means log.retention.hours.";
 
     public static final String LOG_RETENTION_BYTES_CONFIG = "log.retention.bytes";
-    static final String LOG_RETENTION_BYTES_DOC = "The largest size of a partition's log before its oldest segments "
-        + "are deleted; -1 means no limit. The active segment is never deleted.";
+    static final String LOG_RETENTION_BYTES_DOC = "The size a partition's log is trimmed towards: its oldest closed "
+        + "segment is deleted while the rest would still hold at least this many bytes (Kafka's rule); -1 means no "
+        + "limit. The active segment is never deleted.";
 
     public static final String LOG_RETENTION_CHECK_INTERVAL_MS_CONFIG = "log.retention.check.interval.ms";
     static final String LOG_RETENTION_CHECK_INTERVAL_MS_DOC = "How often the broker looks for segments to delete.";
@@ -67,8 +69,8 @@ public final class LogConfig extends AbstractConfig {
         + "still off the append path and shared by every append that arrived meanwhile (group commit).";
 
     public static final String LOG_FLUSH_INTERVAL_MS_CONFIG = "log.flush.interval.ms";
-    static final String LOG_FLUSH_INTERVAL_MS_DOC = "Fsync a partition's log once its oldest unflushed message is "
-        + "this old; checked every log.flush.scheduler.interval.ms.";
+    static final String LOG_FLUSH_INTERVAL_MS_DOC = "Fsync a partition's log when it holds unflushed messages and "
+        + "its last fsync is at least this long ago; checked every log.flush.scheduler.interval.ms.";
 
     public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS_CONFIG = "log.flush.scheduler.interval.ms";
     static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS_DOC = "How often the broker checks log.flush.interval.ms. "
