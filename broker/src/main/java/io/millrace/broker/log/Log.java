@@ -5,21 +5,16 @@ import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.RecordBatch;
-import io.millrace.common.record.TimestampType;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -65,7 +60,7 @@ public final class Log implements Closeable {
     private volatile LogConfig config;
 
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
-    private final ConcurrentSkipListMap<Long, CompletableFuture<Void>> flushWaiters = new ConcurrentSkipListMap<>();
+    private final FlushWaiters flushWaiters = new FlushWaiters();
     private final ReentrantLock lock = new ReentrantLock();
     private final Object flushLock = new Object();
 
@@ -111,7 +106,6 @@ public final class Log implements Closeable {
             log.load(recoveryPoint, hadCleanShutdown);
             return log;
         } catch (IOException e) {
-            log.segments.values().forEach(LogSegment::closeQuietly);
             throw log.offline("load", e);
         }
     }
@@ -119,92 +113,16 @@ public final class Log implements Closeable {
     // ---- loading ----------------------------------------------------------------------------
 
     private void load(long checkpointedRecoveryPoint, boolean hadCleanShutdown) throws IOException {
-        Files.createDirectories(dir);
-        removeLeftoverFiles();
-        for (long baseOffset : segmentBaseOffsetsOnDisk()) {
-            segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, context));
-        }
-        recoverSegments(hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint));
-        if (segments.isEmpty()) {
-            segments.put(0L, LogSegment.create(dir, 0L, config, context));
-            dirDirty = true;
-        }
+        OptionalLong unflushedFrom = hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint);
+        segments.putAll(LogLoader.load(dir, config, context, unflushedFrom));
         LogSegment active = segments.lastEntry().getValue();
-        for (LogSegment segment : segments.headMap(active.baseOffset()).values()) {
-            segment.onBecomeInactive();
-        }
-        active.resizeIndexes(config.maxIndexSize());
         long endOffset = active.readNextOffset();
         end = new EndPosition(endOffset, active, active.size());
         logStartOffset = segments.firstKey();
-        if (dirDirty) {
-            IoUtils.fsyncDirectory(dir);
-            dirDirty = false;
-        }
+        // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         recoveryPoint = endOffset;
         lastFlushMs = context.time().milliseconds();
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
-    }
-
-    /**
-     * Recovers the segments that may hold unflushed data (from the one holding the recovery
-     * point on; none after a clean shutdown) and any segment whose indexes fail their checks.
-     * The first segment that recovery truncates ends the log: the segments after it go.
-     */
-    private void recoverSegments(OptionalLong unflushedFrom) throws IOException {
-        Long firstUnflushed = unflushedFrom.isPresent() ? segments.floorKey(unflushedFrom.getAsLong()) : null;
-        for (LogSegment segment : List.copyOf(segments.values())) {
-            boolean unflushed = unflushedFrom.isPresent() && (firstUnflushed == null || segment.baseOffset() >= firstUnflushed);
-            String problem = unflushed ? "it may hold data not flushed before an unclean shutdown" : segment.indexProblem();
-            if (problem == null) {
-                continue;
-            }
-            LOG.info("Recovering segment {} because {}", segment.logFile(), problem);
-            int truncated = segment.recover();
-            segment.flush();
-            if (truncated > 0) {
-                dropSegmentsAfter(segment);
-                return;
-            }
-        }
-    }
-
-    private void dropSegmentsAfter(LogSegment damaged) throws IOException {
-        for (LogSegment later : List.copyOf(segments.tailMap(damaged.baseOffset(), false).values())) {
-            LOG.warn("Recovery dropped segment {} ({} bytes, offsets from {}) because the earlier segment {} was cut short",
-                later.logFile(), later.size(), later.baseOffset(), damaged.logFile());
-            segments.remove(later.baseOffset());
-            later.deleteFiles();
-            dirDirty = true;
-        }
-    }
-
-    /** Removes what interrupted renames and deletes left behind, and index files without a {@code .log}. */
-    private void removeLeftoverFiles() throws IOException {
-        TreeSet<Long> logs = segmentBaseOffsetsOnDisk();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path file : files) {
-                OptionalLong index = LogFileNames.baseOffset(file, LogFileNames.INDEX_SUFFIX);
-                OptionalLong timeIndex = LogFileNames.baseOffset(file, LogFileNames.TIME_INDEX_SUFFIX);
-                boolean orphan = (index.isPresent() && !logs.contains(index.getAsLong()))
-                    || (timeIndex.isPresent() && !logs.contains(timeIndex.getAsLong()));
-                if (orphan || LogFileNames.isLeftover(file)) {
-                    LOG.info("Removing leftover file {}", file);
-                    Files.deleteIfExists(file);
-                    dirDirty = true;
-                }
-            }
-        }
-    }
-
-    private TreeSet<Long> segmentBaseOffsetsOnDisk() throws IOException {
-        TreeSet<Long> baseOffsets = new TreeSet<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + LogFileNames.LOG_SUFFIX)) {
-            for (Path file : files) {
-                LogFileNames.baseOffset(file, LogFileNames.LOG_SUFFIX).ifPresent(baseOffsets::add);
-            }
-        }
-        return baseOffsets;
     }
 
     // ---- append -----------------------------------------------------------------------------
@@ -222,7 +140,7 @@ public final class Log implements Closeable {
     public LogAppendInfo append(ByteBuffer records) {
         ensureUsable();
         LogConfig config = this.config;
-        validate(records, config);
+        LogValidator.validate(records, config);
         lock.lock();
         try {
             ensureUsable();
@@ -234,7 +152,7 @@ public final class Log implements Closeable {
 
     private LogAppendInfo appendValidated(ByteBuffer records, LogConfig config) {
         long now = context.time().milliseconds();
-        LogAppendInfo info = assignOffsets(records, end.offset(), now, config.timestampType());
+        LogAppendInfo info = LogValidator.assignOffsets(records, end.offset(), now, config.timestampType());
         LogSegment segment;
         try {
             segment = maybeRoll(records.remaining(), info, now, config);
@@ -248,47 +166,6 @@ public final class Log implements Closeable {
             context.flusher().requestFlush(this);
         }
         return info;
-    }
-
-    /** Checks every batch before anything is written. hot path: no allocation beyond one view. */
-    static void validate(ByteBuffer records, LogConfig config) {
-        if (!records.hasRemaining()) {
-            throw new InvalidRecordException("An append needs at least one record batch");
-        }
-        if (records.remaining() > config.segmentBytes()) {
-            throw new RecordTooLargeException("An append of " + records.remaining() + " bytes cannot fit a segment of "
-                + config.segmentBytes() + " bytes");
-        }
-        RecordBatch batch = RecordBatch.wrap(records, records.position());
-        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
-            batch.reset(records, at);
-            batch.ensureHeaderValid(records.limit() - at);
-            if (batch.sizeInBytes() > config.maxMessageBytes()) {
-                throw new RecordTooLargeException("Record batch of " + batch.sizeInBytes()
-                    + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
-            }
-            batch.ensureValid();
-        }
-    }
-
-    private static LogAppendInfo assignOffsets(ByteBuffer records, long firstOffset, long now, TimestampType type) {
-        boolean stamp = type == TimestampType.LOG_APPEND_TIME;
-        long next = firstOffset;
-        int count = 0;
-        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
-        RecordBatch batch = RecordBatch.wrap(records, records.position());
-        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
-            batch.reset(records, at);
-            batch.setBaseOffset(next);
-            if (stamp) {
-                batch.setLogAppendTime(now);
-            }
-            next = batch.nextOffset();
-            count += batch.recordCount();
-            maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
-        }
-        return new LogAppendInfo(firstOffset, next - 1, count, maxTimestamp, stamp ? now : RecordBatch.NO_TIMESTAMP,
-            records.remaining());
     }
 
     private LogSegment maybeRoll(int appendSize, LogAppendInfo append, long now, LogConfig config) throws IOException {
@@ -422,7 +299,7 @@ public final class Log implements Closeable {
                 fsyncUpTo(target);
             }
         }
-        completeFlushWaiters(recoveryPoint);
+        flushWaiters.completeBelow(recoveryPoint);
     }
 
     /** The flusher's entry point: a log closed or offline since the request has nothing to flush. */
@@ -463,32 +340,15 @@ public final class Log implements Closeable {
         if (offset < recoveryPoint) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> future = flushWaiters.computeIfAbsent(offset, o -> new CompletableFuture<>());
+        CompletableFuture<Void> future = flushWaiters.register(offset);
         // The flusher may have moved the recovery point, or the log closed, since the check above.
-        completeFlushWaiters(recoveryPoint);
+        flushWaiters.completeBelow(recoveryPoint);
         if (closed || isDirOffline()) {
-            failFlushWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed or offline"));
+            flushWaiters.failAll(new KafkaStorageException("The log of " + topicPartition + " is closed or offline"));
         } else {
             context.flusher().requestFlush(this);
         }
-        return future.copy();
-    }
-
-    private void completeFlushWaiters(long flushedBelow) {
-        Iterator<CompletableFuture<Void>> covered = flushWaiters.headMap(flushedBelow).values().iterator();
-        while (covered.hasNext()) {
-            CompletableFuture<Void> waiter = covered.next();
-            covered.remove();
-            waiter.complete(null);
-        }
-    }
-
-    private void failFlushWaiters(KafkaStorageException cause) {
-        for (Iterator<CompletableFuture<Void>> all = flushWaiters.values().iterator(); all.hasNext(); ) {
-            CompletableFuture<Void> waiter = all.next();
-            all.remove();
-            waiter.completeExceptionally(cause);
-        }
+        return future;
     }
 
     // ---- retention --------------------------------------------------------------------------
@@ -516,6 +376,11 @@ public final class Log implements Closeable {
         }
     }
 
+    /**
+     * The oldest closed segments, in order, up to the first that may stay: past
+     * {@code retention.ms} by their largest timestamp, or not needed to keep at least
+     * {@code retention.bytes} (Kafka's rule). The active segment is never among them.
+     */
     private List<LogSegment> deletableSegments(long now, LogConfig config) throws IOException {
         List<LogSegment> deletable = new ArrayList<>();
         long excessBytes = size() - config.retentionBytes();
@@ -526,8 +391,8 @@ public final class Log implements Closeable {
                 break;
             }
             LOG.info("Deleting segment {} of {}: {}", segment.logFile(), topicPartition, expired
-                ? "its newest timestamp is older than retention.ms " + config.retentionMs()
-                : "the log is over retention.bytes " + config.retentionBytes());
+                ? "its largest timestamp is older than retention.ms " + config.retentionMs()
+                : "the rest of the log still holds retention.bytes " + config.retentionBytes());
             deletable.add(segment);
             excessBytes -= segment.size();
         }
@@ -643,13 +508,13 @@ public final class Log implements Closeable {
         String message = "I/O error while trying to " + action + " " + topicPartition + " in " + parentDir;
         context.failureChannel().markOffline(parentDir, message, cause);
         KafkaStorageException exception = new KafkaStorageException(message, cause);
-        failFlushWaiters(exception);
+        flushWaiters.failAll(exception);
         return exception;
     }
 
     /** Called when another log's error took this log's directory offline. */
     void handleDirOffline() {
-        failFlushWaiters(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
+        flushWaiters.failAll(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
     }
 
     /** Flushes, then closes every segment (trimming and fsyncing its indexes). Idempotent. */
@@ -681,7 +546,7 @@ public final class Log implements Closeable {
                 lock.unlock();
             }
         }
-        failFlushWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed"));
+        flushWaiters.failAll(new KafkaStorageException("The log of " + topicPartition + " is closed"));
         if (ownsFlusher) {
             context.flusher().close();
         }

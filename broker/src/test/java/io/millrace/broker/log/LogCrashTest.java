@@ -39,13 +39,13 @@ public class LogCrashTest {
         Random random = new Random();
         long previousEnd = 0;
         for (int round = 0; round < ROUNDS; round++) {
-            List<Long> reported = runAndKill(logDir, 50 + random.nextInt(1500));
+            List<Long> reported = runAndKill(logDir, 50 + random.nextInt(800));
             assertTrue("the victim reported flushes", !reported.isEmpty());
             previousEnd = checkRecovered(logDir, reported, previousEnd);
         }
     }
 
-    /** Runs the appender until it has reported {@code flushes} offsets (or 10 s passed), then kills it. */
+    /** Runs the appender until it has reported {@code flushes} offsets (or 4 s passed), then kills it. */
     private List<Long> runAndKill(Path logDir, int flushes) throws Exception {
         Process process = new ProcessBuilder(javaExecutable(), "-Xmx256m", "-cp", testClassPath(),
             CrashingAppender.class.getName(), logDir.toString())
@@ -55,7 +55,7 @@ public class LogCrashTest {
         CountDownLatch enough = new CountDownLatch(1);
         Thread readerThread = new Thread(() -> collect(process, reported, flushes, enough));
         readerThread.start();
-        enough.await(10, TimeUnit.SECONDS);
+        enough.await(4, TimeUnit.SECONDS);
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         readerThread.join(10_000);
         return List.copyOf(reported);
