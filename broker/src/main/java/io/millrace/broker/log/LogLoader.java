@@ -91,16 +91,36 @@ final class LogLoader {
             int truncated = segment.recover();
             segment.flush();
             if (truncated > 0) {
-                dropSegmentsAfter(segment);
+                dropSegmentsAfter(segment, "was cut short");
                 return;
             }
         }
+        if (unflushedFrom.isPresent()) {
+            checkContinuity(firstUnflushed == null ? Long.MIN_VALUE : firstUnflushed);
+        }
     }
 
-    private void dropSegmentsAfter(LogSegment damaged) throws IOException {
+    /**
+     * Ends the log at the first unflushed segment that does not start where the one before it
+     * ends. After power loss a segment can lose whole batches at its end (nothing torn, so
+     * nothing to truncate) while the next segment's file survived; keeping that segment would
+     * leave a gap in the offsets.
+     */
+    private void checkContinuity(long fromBaseOffset) throws IOException {
+        LogSegment previous = null;
+        for (LogSegment segment : List.copyOf(segments.tailMap(fromBaseOffset).values())) {
+            if (previous != null && segment.baseOffset() != previous.readNextOffset()) {
+                dropSegmentsAfter(previous, "ends at offset " + previous.readNextOffset() + ", not where the next begins");
+                return;
+            }
+            previous = segment;
+        }
+    }
+
+    private void dropSegmentsAfter(LogSegment damaged, String why) throws IOException {
         for (LogSegment later : List.copyOf(segments.tailMap(damaged.baseOffset(), false).values())) {
-            LOG.warn("Recovery dropped segment {} ({} bytes, offsets from {}) because the earlier segment {} was cut short",
-                later.logFile(), later.size(), later.baseOffset(), damaged.logFile());
+            LOG.warn("Recovery dropped segment {} ({} bytes, offsets from {}) because the earlier segment {} {}",
+                later.logFile(), later.size(), later.baseOffset(), damaged.logFile(), why);
             segments.remove(later.baseOffset());
             later.deleteFiles();
             dirChanged = true;

@@ -236,6 +236,17 @@ public class LogRecoveryTest {
         assertTrue(Files.list(dir).noneMatch(p -> p.toString().contains(LogFileNames.filenamePrefix(stored.get(BATCHES - 1).segment()))));
     }
 
+    @Test
+    public void batchesLostWholeAtASegmentsEndDropTheSegmentsAfterIt() throws IOException {
+        // Power loss can drop the last batches of a segment cleanly (no torn bytes to find)
+        // while the next segment's file survives; keeping it would leave a gap in the offsets.
+        Stored lastOfFirst = stored.stream().filter(s -> s.segment() == 0).reduce((a, b) -> b).orElseThrow();
+        FileCorrupter.truncate(logFileOf(lastOfFirst), lastOfFirst.position());
+        reopenUnclean(0);
+        assertEquals(List.of(0L), log.segmentBaseOffsets());
+        assertKeepsFirst(stored.indexOf(lastOfFirst));
+    }
+
     private void assertKeepsFirstWithoutAppending() throws IOException {
         List<RecordBatch> all = readAll(log);
         assertEquals(BATCHES, all.size());
