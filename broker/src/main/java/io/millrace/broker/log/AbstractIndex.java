@@ -36,6 +36,8 @@ abstract class AbstractIndex implements Closeable {
     private volatile MappedByteBuffer mmap;
     private volatile int entries;
     private int maxEntries;
+    // Entries or length changed since the last fsync; guarded by this object's monitor.
+    private boolean dirty;
 
     /**
      * Opens or creates the file and counts its entries from its length, which is right for a
@@ -96,11 +98,13 @@ abstract class AbstractIndex implements Closeable {
     /** Makes the entry just written visible to readers: the volatile write orders it after the bytes. */
     final void publishAppend() {
         entries = entries + 1;
+        dirty = true;
     }
 
     /** Drops every entry from {@code n} on; for recovery and rebuilds. */
     final synchronized void truncateToEntries(int n) {
         entries = Math.min(entries, n);
+        dirty = true;
     }
 
     /** Sets the file to {@code maxIndexSize} rounded down to whole entries, keeping the entries. */
@@ -129,6 +133,7 @@ abstract class AbstractIndex implements Closeable {
     final synchronized void flush() throws IOException {
         mmap.force();
         channel.force(true);
+        dirty = false;
     }
 
     final synchronized void renameTo(Path target) throws IOException {
@@ -140,7 +145,10 @@ abstract class AbstractIndex implements Closeable {
         Files.deleteIfExists(file);
     }
 
-    /** Trims and fsyncs, so that a clean shutdown leaves an index that loads as it is. */
+    /**
+     * Trims and, if anything changed since the last flush, fsyncs, so that a clean shutdown leaves
+     * an index that loads as it is without fsyncing the many closed segments again.
+     */
     @Override
     public synchronized void close() throws IOException {
         if (!channel.isOpen()) {
@@ -148,7 +156,10 @@ abstract class AbstractIndex implements Closeable {
         }
         try {
             trimToValidSize();
-            channel.force(true);
+            if (dirty) {
+                mmap.force();
+                channel.force(true);
+            }
         } finally {
             channel.close();
         }
@@ -164,6 +175,7 @@ abstract class AbstractIndex implements Closeable {
     }
 
     private void setLength(long length) throws IOException {
+        dirty = true;
         long current = channel.size();
         if (length < current) {
             channel.truncate(length);

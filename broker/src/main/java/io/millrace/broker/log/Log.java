@@ -215,6 +215,9 @@ public final class Log implements Closeable {
      * @throws KafkaStorageException     the log is closed or its directory offline
      */
     public FileSlice read(long startOffset, int maxBytes, boolean minOneBatch) {
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
+        }
         ensureUsable();
         EndPosition end = this.end;
         if (startOffset == end.offset()) {

@@ -115,6 +115,7 @@ public class LogTest {
         assertTrue(log.read(3, 1000, true).isEmpty());
         assertThrows(OffsetOutOfRangeException.class, () -> log.read(4, 1000, true));
         assertThrows(OffsetOutOfRangeException.class, () -> log.read(-1, 1000, true));
+        assertThrows(IllegalArgumentException.class, () -> log.read(0, -1, true));
     }
 
     @Test
