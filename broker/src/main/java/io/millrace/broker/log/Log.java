@@ -82,7 +82,8 @@ public final class Log implements Closeable {
     }
 
     /**
-     * Opens (or creates) the log in {@code dir}, outside any {@link LogManager}: it gets its own
+     * Opens (or creates) the log in {@code dir}, which must be named {@code <topic>-<partition>},
+     * outside any {@link LogManager}: it gets its own
      * flusher thread, deletes segments at once, and since it has no checkpoint it validates
      * every batch of every segment on the way in.
      */

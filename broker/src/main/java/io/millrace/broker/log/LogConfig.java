@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Every setting of the log, declared once. {@link #BROKER_CONFIG} holds the broker's settings
@@ -318,16 +317,5 @@ public final class LogConfig extends AbstractConfig {
     /** The topic overrides that are set, under their topic names. */
     public Map<String, Object> overrides() {
         return Map.copyOf(topicOverridesGiven());
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof LogConfig other && values().equals(other.values())
-            && topicOverrides.equals(other.topicOverrides);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(values(), topicOverrides);
     }
 }

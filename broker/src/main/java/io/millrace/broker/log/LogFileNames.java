@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * &lt;log.dir&gt;/
+ *   .lock                                 held (file lock) by the broker using the directory
  *   recovery-point-offset-checkpoint      text: version, count, "topic partition offset" lines
  *   .millrace_cleanshutdown               present only between a clean shutdown and the next start
  *   &lt;topic&gt;-&lt;partition&gt;/                   one partition, e.g. "events-3"
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
  *
  * Base offsets are zero-padded to 20 digits so that {@code ls} sorts segments numerically.
  * {@code .cleaned} and {@code .swap} are reserved for a future log cleaner's atomic renames;
- * this version never writes them and discards any it finds at startup.
+ * this version never writes them and discards any it finds at startup. Stateless.
  */
 public final class LogFileNames {
 
@@ -38,6 +39,7 @@ public final class LogFileNames {
 
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     public static final String CLEAN_SHUTDOWN_MARKER = ".millrace_cleanshutdown";
+    public static final String LOCK_FILE = ".lock";
 
     /** Kafka's limit, so that a topic's directory name stays within common file-name limits. */
     public static final int MAX_TOPIC_LENGTH = 249;

@@ -9,7 +9,8 @@ import java.nio.file.Path;
  * Opens every file the log reads or writes ({@code .log}, {@code .index}, {@code .timeindex}).
  * Production uses {@link #DEFAULT}; tests substitute an opener whose channels fail on demand,
  * which is how a disk error is simulated without root-proof tricks such as unwritable
- * directories.
+ * directories. Logs call it from their own threads at any time (segment rolls, loads), so an
+ * implementation must be thread-safe.
  */
 @FunctionalInterface
 public interface LogFileOpener {

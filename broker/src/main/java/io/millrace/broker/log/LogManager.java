@@ -44,7 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LogManager implements Closeable {
 
-    static final String LOCK_FILE = ".lock";
     private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
 
     private final LogConfig defaultConfig;
@@ -141,7 +140,8 @@ public final class LogManager implements Closeable {
     }
 
     private void lockDir(Path dir) throws IOException {
-        FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(dir.resolve(LogFileNames.LOCK_FILE), StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();
