@@ -7,19 +7,24 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link FileChannel} that passes everything to a real one until its {@link Switch} is thrown,
  * then fails every read, write and force with an {@link IOException}, the way a dying disk does.
+ * The switch can also stall fsyncs, like a slow disk, and counts the fsyncs that completed.
  * Several channels can share one switch, e.g. all files of one log directory. Closing always
  * works, so the code under test can clean up. Thread-safe as far as the wrapped channel is.
  */
 public final class FaultyFileChannel extends FileChannel {
 
-    /** Turns the failures of every channel that shares it on or off. Thread-safe. */
+    /** Turns the faults of every channel that shares it on or off. Thread-safe. */
     public static final class Switch {
         private final AtomicBoolean failing = new AtomicBoolean();
+        private final AtomicInteger forces = new AtomicInteger();
+        private volatile CountDownLatch stall = new CountDownLatch(0);
 
         public void fail() {
             failing.set(true);
@@ -31,6 +36,29 @@ public final class FaultyFileChannel extends FileChannel {
 
         public boolean isFailing() {
             return failing.get();
+        }
+
+        /** From now on every fsync waits until {@link #resumeForces()}. */
+        public void stallForces() {
+            stall = new CountDownLatch(1);
+        }
+
+        public void resumeForces() {
+            stall.countDown();
+        }
+
+        /** Fsyncs that completed through channels sharing this switch. */
+        public int forceCount() {
+            return forces.get();
+        }
+
+        void awaitForce() throws IOException {
+            try {
+                stall.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while the disk stalled", e);
+            }
         }
     }
 
@@ -98,8 +126,10 @@ public final class FaultyFileChannel extends FileChannel {
 
     @Override
     public void force(boolean metaData) throws IOException {
+        faults.awaitForce();
         check("force");
         delegate.force(metaData);
+        faults.forces.incrementAndGet();
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.TimestampType;
+import io.millrace.testkit.FaultyFileChannel;
 import io.millrace.testkit.MockTime;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -377,5 +378,35 @@ public class LogTest {
         assertEquals(position, second.position());
         assertEquals(1, RecordBatch.wrap(second).baseOffset());
         assertFalse(second.hasArray() && second.array().length == 0);
+    }
+
+    @Test
+    public void appendsThatArriveDuringAnFsyncShareTheNextOne() throws Exception {
+        FaultyFileChannel.Switch disk = new FaultyFileChannel.Switch();
+        LogFileOpener slowLogFiles = (path, options) -> {
+            java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(path, options);
+            return path.toString().endsWith(LogFileNames.LOG_SUFFIX) ? new FaultyFileChannel(channel, disk) : channel;
+        };
+        LogContext context = new LogContext(time, slowLogFiles, new LogDirFailureChannel(), new LogFlusher("flusher"), null);
+        try {
+            log = Log.open(dir, config(LogConfig.LOG_FLUSH_INTERVAL_MESSAGES_CONFIG, 1), context, 0, true);
+            disk.stallForces();
+            List<java.util.concurrent.CompletableFuture<Void>> waits = new ArrayList<>();
+            waits.add(log.awaitFlushed(log.append(batch(0, "first")).lastOffset()));
+            for (int i = 1; i < 100; i++) {
+                waits.add(log.awaitFlushed(log.append(batch(i, "queued " + i)).lastOffset()));
+            }
+            disk.resumeForces();
+            for (java.util.concurrent.CompletableFuture<Void> wait : waits) {
+                wait.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            // The stalled fsync covered what it saw when it started; one more covered the other 99 or so.
+            assertTrue("fsyncs of the .log file: " + disk.forceCount(), disk.forceCount() <= 2);
+            assertEquals(100, log.recoveryPoint());
+        } finally {
+            log.close();
+            log = null;
+            context.flusher().close();
+        }
     }
 }
