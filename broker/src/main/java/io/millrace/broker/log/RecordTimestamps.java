@@ -1,20 +1,18 @@
 package io.millrace.broker.log;
 
-import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.Record;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordIterator;
 import io.millrace.common.record.TimestampType;
-import io.millrace.common.utils.ByteUtils;
-import java.nio.ByteBuffer;
 
 /**
  * Finds the first record of a batch whose timestamp is at least a target, for offsets-for-time
  * lookups. Stateless.
  *
- * <p>It reads just the leading fields of each record of an uncompressed batch (Length,
- * Attributes, TimestampDelta, OffsetDelta; see {@link io.millrace.common.record.Record}). A
- * compressed batch would have to be inflated; until the broker needs that elsewhere it answers
- * with the batch's first record, which never skips a matching record but may return one that is
- * older than the target.
+ * <p>Walks the batch's records through the shared record reader, inflating a compressed batch
+ * (bounded by the reader's limit; a stored batch is at most {@code max.message.bytes} anyway).
+ * This is the one broker path that reads inside batches, and a ListOffsets request is rare
+ * next to produce and fetch.
  */
 final class RecordTimestamps {
 
@@ -26,21 +24,17 @@ final class RecordTimestamps {
         if (batch.timestampType() == TimestampType.LOG_APPEND_TIME) {
             return new TimestampAndOffset(batch.maxTimestamp(), batch.baseOffset());
         }
-        if (batch.baseTimestamp() >= target || batch.compressionType() != CompressionType.NONE) {
+        if (batch.baseTimestamp() >= target) {
             return new TimestampAndOffset(batch.baseTimestamp(), batch.baseOffset());
         }
-        ByteBuffer records = batch.slice();
-        records.position(RecordBatch.HEADER_SIZE);
-        for (int i = 0; i < batch.recordCount() && records.hasRemaining(); i++) {
-            int length = ByteUtils.readVarint(records);
-            int next = records.position() + length;
-            records.get();
-            long timestamp = batch.baseTimestamp() + ByteUtils.readVarlong(records);
-            int offsetDelta = ByteUtils.readVarint(records);
-            if (timestamp >= target) {
-                return new TimestampAndOffset(timestamp, batch.baseOffset() + offsetDelta);
+        try (RecordIterator records = batch.records()) {
+            Record record = null;
+            while (records.hasNext()) {
+                record = records.nextInto(record);
+                if (record.timestamp() >= target) {
+                    return new TimestampAndOffset(record.timestamp(), record.offset());
+                }
             }
-            records.position(next);
         }
         // Unreachable for an honest batch (its max timestamp is at least the target).
         return new TimestampAndOffset(batch.maxTimestamp(), batch.baseOffset());

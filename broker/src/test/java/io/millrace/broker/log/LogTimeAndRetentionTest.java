@@ -9,10 +9,13 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.testkit.MockTime;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,6 +78,21 @@ public class LogTimeAndRetentionTest {
             assertEquals("just after the previous record", offset, log.offsetForTimestamp(timestamp - 9).orElseThrow().offset());
         }
         assertEquals(Optional.empty(), log.offsetForTimestamp(1000 + 10 * 200));
+    }
+
+    @Test
+    public void timestampLookupsFindTheExactRecordInsideCompressedBatches() {
+        open();
+        for (CompressionType codec : CompressionType.values()) {
+            long base = 10_000L * (codec.id + 1);
+            RecordBatchBuilder builder = RecordBatchBuilder.create(codec, 0, 256);
+            for (int i = 0; i < 5; i++) {
+                builder.append(base + 10L * i, null, ("v" + i).getBytes(StandardCharsets.UTF_8));
+            }
+            long first = log.append(builder.build()).firstOffset();
+            assertEquals(codec.name(), new TimestampAndOffset(base + 30, first + 3), log.offsetForTimestamp(base + 25).orElseThrow());
+            assertEquals(codec.name(), first + 4, log.offsetForTimestamp(base + 40).orElseThrow().offset());
+        }
     }
 
     @Test
