@@ -72,6 +72,8 @@ final class BrokerRegistration {
         } catch (BrokerIdConflictException e) {
             registeredSession = -1;
             log.error("Broker {} is not registered: {}", brokerId, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // shutting down
         } catch (Exception e) {
             log.warn("Broker {} could not re-register yet; will retry when the connection or the metadata changes: {}",
                 brokerId, e.toString());

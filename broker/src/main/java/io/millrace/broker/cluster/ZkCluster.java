@@ -125,12 +125,13 @@ public final class ZkCluster implements AutoCloseable {
         }
         admin.close();
         controller.close();
+        // Interrupt a re-registration stuck in Curator's retries first: it holds the registration's lock.
+        registrationThread.shutdownNow();
         BrokerRegistration ours = registration;
         if (ours != null) {
             ours.deregister();
         }
         metadata.close();
-        registrationThread.shutdownNow();
         client.close();
         log.info("Broker {} left the cluster", brokerId);
     }
@@ -180,7 +181,7 @@ public final class ZkCluster implements AutoCloseable {
      * Never blocks the caller.
      */
     public CompletableFuture<Void> createTopic(String topic, int partitions, Map<String, String> configs, Duration timeout) {
-        return admin.createTopic(topic, partitions, configs, timeout);
+        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, configs, timeout) : notStarted();
     }
 
     /** {@link #deleteTopic(String, Duration)} with {@code topic.admin.timeout.ms}. */
@@ -196,7 +197,11 @@ public final class ZkCluster implements AutoCloseable {
      * another deletion of the topic is pending, waits for that one. Never blocks the caller.
      */
     public CompletableFuture<Void> deleteTopic(String topic, Duration timeout) {
-        return admin.deleteTopic(topic, timeout);
+        return state.get() == State.STARTED ? admin.deleteTopic(topic, timeout) : notStarted();
+    }
+
+    private CompletableFuture<Void> notStarted() {
+        return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is " + state.get()));
     }
 
     /** The Curator client, for tests that need to break the session. */

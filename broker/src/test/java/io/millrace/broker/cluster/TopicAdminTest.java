@@ -165,6 +165,15 @@ public class TopicAdminTest {
         }
     }
 
+    @Test
+    public void requestsFailOnceTheBrokerHasLeftTheCluster() throws Exception {
+        ZkCluster broker = brokers.start(1);
+        broker.close();
+
+        assertTrue(Wait.failure(broker.createTopic("late", 1, Map.of())).getMessage().contains("CLOSED"));
+        assertTrue(Wait.failure(broker.deleteTopic("late")).getMessage().contains("CLOSED"));
+    }
+
     private static List<CompletableFuture<Void>> raceToCreate(String topic, ZkCluster one, ZkCluster two) throws InterruptedException {
         CountDownLatch go = new CountDownLatch(1);
         List<CompletableFuture<Void>> attempts = new ArrayList<>();
