@@ -15,12 +15,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,11 +31,18 @@ import org.slf4j.LoggerFactory;
  * This broker's view of the cluster: a Curator {@link CuratorCache} over the whole
  * {@value ClusterPaths#ROOT} tree, folded into an immutable {@link ClusterSnapshot} that is
  * swapped in on every change. Lookups read a volatile field and take no lock. While ZooKeeper is
- * unreachable the last snapshot keeps answering; the cache re-reads the tree when the connection
- * returns.
+ * unreachable the last snapshot keeps answering.
  *
- * <p>Thread-safe. Znode events arrive on Curator's cache thread; listeners and
- * {@link #whenTrue} futures are run on one notification thread per cache, in snapshot order.
+ * <p><b>Every reconnection means a fresh read.</b> ZooKeeper does not replay the events a
+ * persistent watch missed while disconnected; CuratorCache catches up by re-reading the znodes
+ * it holds, but reports one as changed only when its version differs. A znode deleted and created
+ * again meanwhile (a broker re-registering, a topic re-created) is back at version 0, like the
+ * one the cache holds, and would never be reported. So on every reconnection a new cache reads
+ * the whole tree into a fresh view, which replaces the old view (and the old cache) once
+ * complete; meanwhile the old cache keeps the view as current as it can.
+ *
+ * <p>Thread-safe. Znode events of every cache arrive on Curator's one cache thread; listeners and
+ * {@link #whenTrue} futures run on one notification thread per broker, in snapshot order.
  */
 public final class MetadataCache implements AutoCloseable {
 
@@ -41,24 +51,26 @@ public final class MetadataCache implements AutoCloseable {
     private enum State { LATENT, STARTED, CLOSED }
 
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
-    private final CuratorCache cache;
-    private final ClusterView view = new ClusterView();
+    private final CuratorFramework client;
     private final CompletableFuture<Void> initialized = new CompletableFuture<>();
     private final List<MetadataListener> listeners = new CopyOnWriteArrayList<>();
     private final Queue<Waiter> waiters = new ConcurrentLinkedQueue<>();
     private final ExecutorService notifier;
+    /** Every cache not yet retired, the one being read afresh included; closed on close(). */
+    private final List<Folder> folders = new CopyOnWriteArrayList<>();
+    /** The folder whose view is published. Written on the cache thread only. */
+    private volatile Folder active;
+    private final AtomicLong generations = new AtomicLong();
+    private final ConnectionStateListener reconnections = this::onConnectionStateChange;
     private volatile ClusterSnapshot snapshot = ClusterSnapshot.EMPTY;
-    /** Set once the cache's first full read is done; before that, events only build the view. Cache thread only. */
-    private boolean publishing;
 
     MetadataCache(CuratorFramework client, String name) {
-        this.cache = CuratorCache.build(client, ClusterPaths.ROOT);
+        this.client = client;
         this.notifier = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, name + "-metadata-notifier");
             thread.setDaemon(true);
             return thread;
         });
-        cache.listenable().addListener(new Folder());
     }
 
     /** Starts the cache and waits until it has read the whole tree once. */
@@ -66,7 +78,8 @@ public final class MetadataCache implements AutoCloseable {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
             throw new IllegalStateException("Metadata cache already started or closed");
         }
-        cache.start();
+        client.getConnectionStateListenable().addListener(reconnections);
+        startFolder();
         try {
             initialized.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -81,7 +94,8 @@ public final class MetadataCache implements AutoCloseable {
         if (state.getAndSet(State.CLOSED) != State.STARTED) {
             return;
         }
-        cache.close();
+        client.getConnectionStateListenable().removeListener(reconnections);
+        folders.forEach(Folder::retire);
         notifier.shutdown();
         MillraceException closed = new MillraceException("Metadata cache closed");
         Waiter waiter;
@@ -154,9 +168,22 @@ public final class MetadataCache implements AutoCloseable {
         return waiter.future;
     }
 
-    private void publish() {
+    private void onConnectionStateChange(CuratorFramework ignored, ConnectionState newState) {
+        if (newState == ConnectionState.RECONNECTED && state.get() == State.STARTED) {
+            log.info("Reconnected to ZooKeeper: reading the cluster metadata afresh");
+            startFolder();
+        }
+    }
+
+    private void startFolder() {
+        Folder folder = new Folder(CuratorCache.build(client, ClusterPaths.ROOT), generations.incrementAndGet());
+        folders.add(folder);
+        folder.cache.listenable().addListener(folder);
+        folder.cache.start();
+    }
+
+    private void publish(ClusterSnapshot current) {
         ClusterSnapshot previous = snapshot;
-        ClusterSnapshot current = view.snapshot();
         snapshot = current;
         log.debug("Metadata changed: {}", current);
         try {
@@ -177,21 +204,50 @@ public final class MetadataCache implements AutoCloseable {
         waiters.removeIf(waiter -> waiter.check(current));
     }
 
-    /** Folds Curator's znode events into the view; runs on Curator's cache thread. */
+    /**
+     * One cache and the view it builds. Its events update its view; once it has read the whole
+     * tree it becomes the active folder, whose view is published, and retires every older one. A
+     * folder that completes after a newer one retires itself. Runs on Curator's cache thread.
+     */
     private final class Folder implements CuratorCacheListener {
+        final CuratorCache cache;
+        final long generation;
+        final ClusterView view = new ClusterView();
+        volatile boolean retired;
+
+        Folder(CuratorCache cache, long generation) {
+            this.cache = cache;
+            this.generation = generation;
+        }
+
         @Override
         public void event(Type type, ChildData oldData, ChildData data) {
+            if (retired) {
+                return;
+            }
             boolean changed = type == Type.NODE_DELETED ? view.remove(oldData.getPath()) : view.put(data);
-            if (changed && publishing) {
-                publish();
+            if (changed && active == this) {
+                publish(view.snapshot());
             }
         }
 
         @Override
         public void initialized() {
-            publishing = true;
-            publish();
+            Folder current = active;
+            if (retired || (current != null && current.generation > generation)) {
+                retire();
+                return;
+            }
+            active = this;
+            folders.stream().filter(f -> f.generation < generation).forEach(Folder::retire);
+            publish(view.snapshot());
             initialized.complete(null);
+        }
+
+        void retire() {
+            retired = true;
+            folders.remove(this);
+            cache.close();
         }
     }
 

@@ -5,14 +5,17 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.testkit.EmbeddedZooKeeper;
+import io.millrace.testkit.TcpProxy;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.state.ConnectionState;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.RuleChain;
@@ -131,6 +134,47 @@ public class MetadataCacheTest {
 
         Wait.until("the good topic's change", one.metadata(), s -> s.partitionCount("good") == 2);
         assertFalse(one.metadata().snapshot().hasTopic("bad"));
+    }
+
+    @Test
+    public void seesATopicRecreatedWhileItWasDisconnected() throws Exception {
+        recreateTopicWhilePartitioned(30_000, ConnectionState.SUSPENDED);
+    }
+
+    @Test
+    public void seesATopicRecreatedWhileItHadNoSession() throws Exception {
+        recreateTopicWhilePartitioned(1_000, ConnectionState.LOST);
+    }
+
+    /**
+     * Cuts broker 2 off, deletes a topic and creates it again with more partitions (its znode is
+     * back at version 0), heals, and expects broker 2 to see the new topic: ZooKeeper does not
+     * replay missed events to persistent watches, and CuratorCache compares versions only.
+     */
+    private void recreateTopicWhilePartitioned(int sessionTimeoutMs, ConnectionState cutOff) throws Exception {
+        ZkCluster writer = brokers.start(1);
+        try (TcpProxy link = new TcpProxy(zookeeper.port())) {
+            ZkCluster partitioned = brokers.create(2, sessionTimeoutMs, Map.of(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, link.connectString()));
+            partitioned.start("host2", 9092);
+            Wait.get(writer.createTopic("recreated", 1, Map.of()));
+            Wait.until("broker 2 sees the topic", partitioned.metadata(), s -> s.hasTopic("recreated"));
+            CountDownLatch reached = new CountDownLatch(1);
+            partitioned.curator().getConnectionStateListenable().addListener((c, state) -> {
+                if (state == cutOff) {
+                    reached.countDown();
+                }
+            });
+
+            link.cut();
+            assertTrue("broker 2 " + cutOff, reached.await(15, TimeUnit.SECONDS));
+            Wait.get(writer.deleteTopic("recreated"));
+            Wait.get(writer.createTopic("recreated", 3, Map.of()));
+            link.heal();
+
+            Wait.until("broker 2 sees the new topic", partitioned.metadata(), s -> s.partitionCount("recreated") == 3);
+            Wait.until("broker 2 registered", writer.metadata(), s -> s.isLive(2));
+            partitioned.close(); // while its link still works, so closing its session is quick
+        }
     }
 
     private static List<Integer> ids(List<BrokerInfo> brokers) {

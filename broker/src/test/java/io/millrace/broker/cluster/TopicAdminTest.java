@@ -151,6 +151,7 @@ public class TopicAdminTest {
         brokers.start(1).close(); // leaves the directories, and no controller
         try (CuratorFramework client = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
             client.start();
+            client.blockUntilConnected();
             MetadataCache cache = new MetadataCache(client, "test");
             TopicAdmin admin = new TopicAdmin(client, cache, "test");
             try {
