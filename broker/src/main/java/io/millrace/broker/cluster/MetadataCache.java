@@ -91,11 +91,14 @@ public final class MetadataCache implements AutoCloseable {
 
     @Override
     public void close() {
-        if (state.getAndSet(State.CLOSED) != State.STARTED) {
+        State previous = state.getAndSet(State.CLOSED);
+        if (previous == State.CLOSED) {
             return;
         }
-        client.getConnectionStateListenable().removeListener(reconnections);
-        folders.forEach(Folder::retire);
+        if (previous == State.STARTED) {
+            client.getConnectionStateListenable().removeListener(reconnections);
+            folders.forEach(Folder::retire);
+        }
         notifier.shutdown();
         MillraceException closed = new MillraceException("Metadata cache closed");
         Waiter waiter;
