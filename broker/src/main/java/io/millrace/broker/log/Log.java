@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.OffsetOutOfRangeException;

@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.OptionalLong;

@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;

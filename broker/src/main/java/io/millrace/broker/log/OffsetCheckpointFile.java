@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

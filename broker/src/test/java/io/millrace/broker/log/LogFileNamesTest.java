@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;

@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import static io.millrace.broker.log.LogTestUtils.batch;
 import static io.millrace.broker.log.LogTestUtils.config;
 import static io.millrace.broker.log.LogTestUtils.readAll;

@@ -1,0 +1,205 @@
+package io.millrace.broker.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.millrace.common.errors.MillraceException;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The JSON stored in each kind of znode (see {@link ClusterPaths} for the layout). Every object
+ * carries {@code "version":1}; readers ignore fields they do not know, so later versions can add
+ * fields. Malformed data raises {@link MalformedZNodeException}. Thread-safe.
+ */
+final class ClusterJson {
+
+    static final int VERSION = 1;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private ClusterJson() {
+    }
+
+    /** Data that does not parse as the JSON its path calls for. */
+    static final class MalformedZNodeException extends MillraceException {
+        private static final long serialVersionUID = 1L;
+
+        MalformedZNodeException(String message) {
+            super(message);
+        }
+    }
+
+    static byte[] broker(BrokerInfo broker) {
+        ObjectNode json = versioned();
+        json.put("host", broker.host());
+        json.put("port", broker.port());
+        json.put("rack", broker.rack());
+        json.put("timestamp", broker.timestamp());
+        return bytes(json);
+    }
+
+    static BrokerInfo parseBroker(int id, byte[] data) {
+        JsonNode json = parse(data);
+        JsonNode rack = json.path("rack");
+        try {
+            return new BrokerInfo(id, text(json, "host"), integer(json, "port"),
+                rack.isTextual() ? rack.asText() : null, json.path("timestamp").asLong(-1));
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZNodeException("Broker " + id + ": " + e.getMessage());
+        }
+    }
+
+    static byte[] topic(Map<Integer, Integer> assignment) {
+        ObjectNode json = versioned();
+        ObjectNode partitions = json.putObject("partitions");
+        new TreeMap<>(assignment).forEach((partition, broker) -> partitions.put(String.valueOf(partition), broker));
+        return bytes(json);
+    }
+
+    static SortedMap<Integer, Integer> parseTopic(byte[] data) {
+        JsonNode partitions = parse(data).path("partitions");
+        if (!partitions.isObject()) {
+            throw new MalformedZNodeException("Topic data has no \"partitions\" object");
+        }
+        SortedMap<Integer, Integer> assignment = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> entry : partitions.properties()) {
+            if (!entry.getValue().canConvertToInt()) {
+                throw new MalformedZNodeException("Partition " + entry.getKey() + " has no broker id");
+            }
+            assignment.put(partitionNumber(entry.getKey()), entry.getValue().asInt());
+        }
+        return assignment;
+    }
+
+    static byte[] topicConfig(Map<String, String> config) {
+        ObjectNode json = versioned();
+        json.set("config", stringMap(config));
+        return bytes(json);
+    }
+
+    static Map<String, String> parseTopicConfig(byte[] data) {
+        return parseStringMap(parse(data).path("config"));
+    }
+
+    static byte[] createRequest(int partitions, Map<String, String> config) {
+        ObjectNode json = versioned();
+        json.put("partitions", partitions);
+        json.set("config", stringMap(config));
+        return bytes(json);
+    }
+
+    static byte[] deleteRequest() {
+        return bytes(versioned());
+    }
+
+    /** The request's data with the controller's verdict added. */
+    static byte[] rejected(byte[] request, AdminError error, String message) {
+        ObjectNode json;
+        try {
+            JsonNode parsed = parse(request);
+            json = parsed.isObject() ? (ObjectNode) parsed : versioned();
+        } catch (MalformedZNodeException e) {
+            json = versioned(); // the verdict replaces what could not be read
+        }
+        json.put("error", error.name());
+        json.put("message", message);
+        return bytes(json);
+    }
+
+    /**
+     * Reads a request znode. A request too malformed to read still yields a request (with
+     * partitions 0), so the controller can reject it rather than skip it forever.
+     */
+    static AdminRequest parseRequest(AdminRequest.Kind kind, String topic, byte[] data, long czxid, int version) {
+        JsonNode json;
+        try {
+            json = parse(data);
+        } catch (MalformedZNodeException e) {
+            json = MAPPER.createObjectNode();
+        }
+        JsonNode error = json.path("error");
+        Map<String, String> config;
+        try {
+            config = parseStringMap(json.path("config"));
+        } catch (MalformedZNodeException e) {
+            config = Map.of();
+        }
+        return new AdminRequest(kind, topic, json.path("partitions").asInt(0), config,
+            error.isTextual() ? error.asText() : null, json.path("message").asText(""), czxid, version);
+    }
+
+    private static ObjectNode versioned() {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("version", VERSION);
+        return json;
+    }
+
+    private static ObjectNode stringMap(Map<String, String> map) {
+        ObjectNode json = MAPPER.createObjectNode();
+        new TreeMap<>(map).forEach(json::put);
+        return json;
+    }
+
+    private static Map<String, String> parseStringMap(JsonNode json) {
+        if (json.isMissingNode() || json.isNull()) {
+            return Map.of();
+        }
+        if (!json.isObject()) {
+            throw new MalformedZNodeException("Expected a JSON object of strings, found " + json.getNodeType());
+        }
+        Map<String, String> map = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> entry : json.properties()) {
+            if (!entry.getValue().isValueNode() || entry.getValue().isNull()) {
+                throw new MalformedZNodeException("Config " + entry.getKey() + " has no value");
+            }
+            map.put(entry.getKey(), entry.getValue().asText());
+        }
+        return map;
+    }
+
+    private static int partitionNumber(String key) {
+        try {
+            return Integer.parseInt(key);
+        } catch (NumberFormatException e) {
+            throw new MalformedZNodeException("Partition key is not a number: " + key);
+        }
+    }
+
+    private static String text(JsonNode json, String field) {
+        JsonNode value = json.path(field);
+        if (!value.isTextual()) {
+            throw new MalformedZNodeException("Missing text field \"" + field + "\"");
+        }
+        return value.asText();
+    }
+
+    private static int integer(JsonNode json, String field) {
+        JsonNode value = json.path(field);
+        if (!value.canConvertToInt()) {
+            throw new MalformedZNodeException("Missing integer field \"" + field + "\"");
+        }
+        return value.asInt();
+    }
+
+    private static JsonNode parse(byte[] data) {
+        if (data == null || data.length == 0) {
+            throw new MalformedZNodeException("Empty znode data");
+        }
+        try {
+            return MAPPER.readTree(data);
+        } catch (IOException e) {
+            throw new MalformedZNodeException("Not JSON: " + e.getMessage());
+        }
+    }
+
+    private static byte[] bytes(JsonNode json) {
+        try {
+            return MAPPER.writeValueAsBytes(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("Cannot serialise " + json, e);
+        }
+    }
+}

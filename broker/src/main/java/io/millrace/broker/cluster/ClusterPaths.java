@@ -1,0 +1,109 @@
+package io.millrace.broker.cluster;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Every znode path Millrace uses, and the one place that builds them. All paths live under
+ * {@value #ROOT} (relative to the chroot of {@code zookeeper.connect}, if it has one).
+ *
+ * <pre>
+ * /millrace                                      persistent  (empty)
+ *   brokers/ids/&lt;id&gt;                           EPHEMERAL   each broker, for itself
+ *       {"version":1,"host":"h","port":9092,"rack":null,"timestamp":1700000000000}
+ *   controller/                                  persistent  Curator LeaderLatch path
+ *     _c_&lt;uuid&gt;-latch-&lt;seq&gt;                 EPHEMERAL_SEQUENTIAL, data = broker id ("2");
+ *                                                the lowest sequence is the controller
+ *   topics/&lt;topic&gt;                             persistent  the controller
+ *       {"version":1,"partitions":{"0":2,"1":0}}   partition -&gt; broker id
+ *   config/topics/&lt;topic&gt;                      persistent  the controller
+ *       {"version":1,"config":{"retention.ms":"86400000"}}
+ *   admin/create-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
+ *       {"version":1,"partitions":3,"config":{...}}
+ *       + "error","message" once the controller rejects it
+ *   admin/delete-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
+ *       {"version":1}  + "error","message" once the controller rejects it
+ * </pre>
+ *
+ * <p>Every broker creates the persistent directories at startup; they are never deleted. Admin
+ * requests are ephemeral so that a request whose requester has gone (crashed, or timed out and
+ * withdrew it) never outlives the interest in it. The controller deletes a request it has carried
+ * out; it leaves a rejected one in place, marked with the error, for its requester to read and
+ * delete.
+ */
+public final class ClusterPaths {
+
+    public static final String ROOT = "/millrace";
+    public static final String BROKER_IDS = ROOT + "/brokers/ids";
+    public static final String CONTROLLER = ROOT + "/controller";
+    public static final String TOPICS = ROOT + "/topics";
+    public static final String TOPIC_CONFIGS = ROOT + "/config/topics";
+    public static final String CREATE_TOPIC_REQUESTS = ROOT + "/admin/create-topics";
+    public static final String DELETE_TOPIC_REQUESTS = ROOT + "/admin/delete-topics";
+
+    /** The persistent directories, parents first; every broker makes sure they exist at startup. */
+    public static final List<String> DIRECTORIES = List.of(
+        ROOT, ROOT + "/brokers", BROKER_IDS, CONTROLLER, TOPICS, ROOT + "/config", TOPIC_CONFIGS,
+        ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS);
+
+    /** Curator's LeaderLatch names its nodes {@code <protection prefix>latch-<sequence>}. */
+    private static final String LATCH_MARKER = "latch-";
+
+    private ClusterPaths() {
+    }
+
+    public static String broker(int brokerId) {
+        return BROKER_IDS + "/" + brokerId;
+    }
+
+    public static String topic(String topic) {
+        return TOPICS + "/" + topic;
+    }
+
+    public static String topicConfig(String topic) {
+        return TOPIC_CONFIGS + "/" + topic;
+    }
+
+    public static String createTopicRequest(String topic) {
+        return CREATE_TOPIC_REQUESTS + "/" + topic;
+    }
+
+    public static String deleteTopicRequest(String topic) {
+        return DELETE_TOPIC_REQUESTS + "/" + topic;
+    }
+
+    /** The last segment of {@code path} when its parent is exactly {@code directory}, else null. */
+    static String childOf(String directory, String path) {
+        if (path.length() > directory.length() + 1 && path.startsWith(directory) && path.charAt(directory.length()) == '/') {
+            String name = path.substring(directory.length() + 1);
+            return name.indexOf('/') < 0 ? name : null;
+        }
+        return null;
+    }
+
+    /** The broker id in a registration path, or empty when the path is not one. */
+    static OptionalInt brokerIdOf(String path) {
+        String name = childOf(BROKER_IDS, path);
+        if (name == null) {
+            return OptionalInt.empty();
+        }
+        try {
+            return OptionalInt.of(Integer.parseInt(name));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** The sequence number of a LeaderLatch node name, or -1 when the name is not one; orders candidates. */
+    static long latchSequence(String nodeName) {
+        int at = nodeName.lastIndexOf(LATCH_MARKER);
+        if (at < 0) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(nodeName.substring(at + LATCH_MARKER.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.millrace.broker.cluster;
+
+import io.millrace.common.TopicPartition;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * One consistent, immutable view of the cluster as this broker's cache last saw it: live
+ * brokers, topics and their assignments, topic configuration overrides, the controller, and
+ * pending admin requests. A request handler should take one snapshot and answer the whole
+ * request from it. Thread-safe (immutable).
+ */
+public final class ClusterSnapshot {
+
+    /** What {@link #leader} answers when the partition's broker is not live or the partition is unknown. */
+    public static final int NO_LEADER = -1;
+    /** What {@link #controllerId} answers when no broker is controller. */
+    public static final int NO_CONTROLLER = -1;
+
+    static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), NO_CONTROLLER, Map.of(), Map.of());
+
+    private final SortedMap<Integer, BrokerInfo> brokers;
+    private final SortedMap<String, TopicMetadata> topics;
+    private final Map<String, Map<String, String>> topicConfigs;
+    private final int controllerId;
+    private final Map<String, AdminRequest> createRequests;
+    private final Map<String, AdminRequest> deleteRequests;
+
+    ClusterSnapshot(Map<Integer, BrokerInfo> brokers, Map<String, TopicMetadata> topics,
+                    Map<String, Map<String, String>> topicConfigs, int controllerId,
+                    Map<String, AdminRequest> createRequests, Map<String, AdminRequest> deleteRequests) {
+        this.brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
+        this.topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
+        this.topicConfigs = Map.copyOf(topicConfigs);
+        this.controllerId = controllerId;
+        this.createRequests = Map.copyOf(createRequests);
+        this.deleteRequests = Map.copyOf(deleteRequests);
+    }
+
+    /** The registered brokers, by ascending id. */
+    public List<BrokerInfo> liveBrokers() {
+        return List.copyOf(brokers.values());
+    }
+
+    public Optional<BrokerInfo> broker(int brokerId) {
+        return Optional.ofNullable(brokers.get(brokerId));
+    }
+
+    public boolean isLive(int brokerId) {
+        return brokers.containsKey(brokerId);
+    }
+
+    /** The topic names, sorted. */
+    public SortedSet<String> topics() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(topics.keySet()));
+    }
+
+    public boolean hasTopic(String topic) {
+        return topics.containsKey(topic);
+    }
+
+    public Optional<TopicMetadata> topic(String topic) {
+        return Optional.ofNullable(topics.get(topic));
+    }
+
+    /** The number of partitions of {@code topic}, or 0 when there is no such topic. */
+    public int partitionCount(String topic) {
+        TopicMetadata metadata = topics.get(topic);
+        return metadata == null ? 0 : metadata.partitionCount();
+    }
+
+    /**
+     * The id of the broker leading the partition, or {@link #NO_LEADER} when the broker it is
+     * assigned to is not live (or the partition does not exist: check {@link #partitionCount} to
+     * tell the two apart).
+     */
+    public int leader(String topic, int partition) {
+        TopicMetadata metadata = topics.get(topic);
+        int broker = metadata == null ? NO_LEADER : metadata.assignedBroker(partition);
+        return broker != NO_LEADER && brokers.containsKey(broker) ? broker : NO_LEADER;
+    }
+
+    /** The live broker leading the partition, with its address, if any. */
+    public Optional<BrokerInfo> leaderBroker(String topic, int partition) {
+        return broker(leader(topic, partition));
+    }
+
+    /** The controller's broker id, or {@link #NO_CONTROLLER}. */
+    public int controllerId() {
+        return controllerId;
+    }
+
+    /** The topic's configuration overrides; empty when it has none (or does not exist). */
+    public Map<String, String> topicConfig(String topic) {
+        return topicConfigs.getOrDefault(topic, Map.of());
+    }
+
+    /** The partitions assigned to {@code brokerId}, whether it is live or not. */
+    public SortedSet<TopicPartition> partitionsAssignedTo(int brokerId) {
+        SortedSet<TopicPartition> mine = new TreeSet<>();
+        for (TopicMetadata topic : topics.values()) {
+            topic.assignment().forEach((partition, broker) -> {
+                if (broker == brokerId) {
+                    mine.add(new TopicPartition(topic.name(), partition));
+                }
+            });
+        }
+        return Collections.unmodifiableSortedSet(mine);
+    }
+
+    AdminRequest createRequest(String topic) {
+        return createRequests.get(topic);
+    }
+
+    AdminRequest deleteRequest(String topic) {
+        return deleteRequests.get(topic);
+    }
+
+    /** Requests the controller has not yet answered. */
+    List<AdminRequest> pendingRequests() {
+        List<AdminRequest> pending = new ArrayList<>();
+        createRequests.values().stream().filter(AdminRequest::isPending).forEach(pending::add);
+        deleteRequests.values().stream().filter(AdminRequest::isPending).forEach(pending::add);
+        return pending;
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterSnapshot(brokers=" + brokers.keySet() + ", topics=" + topics.keySet() + ", controller=" + controllerId
+            + ", pending=" + pendingRequests().size() + ")";
+    }
+}

@@ -1,0 +1,312 @@
+package io.millrace.broker.cluster;
+
+import io.millrace.common.errors.MillraceException;
+import io.millrace.common.utils.Time;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.curator.RetryPolicy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One broker's membership in a Millrace cluster, and the API the broker server calls: the
+ * {@link #metadata() metadata view} for Metadata requests and the log layer, and
+ * {@link #createTopic}/{@link #deleteTopic} for the admin requests. It owns one Curator client
+ * and, on it, the broker's {@link BrokerRegistration registration}, its {@link MetadataCache},
+ * its place in the {@link ClusterController controller} election and the {@link TopicAdmin}
+ * requester. The znode tree is described in {@link ClusterPaths} and {@code docs/zookeeper.md}.
+ *
+ * <p><b>Connection states</b>, as Curator reports them:
+ * <ul>
+ * <li>SUSPENDED (connection lost, session perhaps still alive): the broker keeps serving from
+ *     its last metadata view; the controller latch stands down until the connection returns.</li>
+ * <li>LOST (session expired): ZooKeeper has dropped the registration and the latch node; the
+ *     broker is unregistered, and says so, until the connection returns.</li>
+ * <li>RECONNECTED: the broker registers again if its registration is missing (or is a leftover of
+ *     its expired session); the latch re-checks leadership; the cache re-reads the tree.</li>
+ * </ul>
+ *
+ * <p>Lifecycle LATENT → STARTED → CLOSED: {@link #start} once, after the server has bound its
+ * port; {@link #close} once (closing also fails any pending admin futures). Thread-safe.
+ */
+public final class ZkCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ZkCluster.class);
+
+    public enum State { LATENT, STARTED, CLOSED }
+
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private final ClusterConfig config;
+    private final Time time;
+    private final int brokerId;
+    private final CuratorFramework client;
+    private final MetadataCache metadata;
+    private final ClusterController controller;
+    private final TopicAdmin admin;
+    private final ExecutorService registrationThread;
+    private volatile BrokerRegistration registration;
+    private volatile ConnectionState connectionState;
+
+    public ZkCluster(ClusterConfig config, Time time) {
+        this(config, time, new Random());
+    }
+
+    /** With the controller's source of round-robin start positions, for tests. */
+    ZkCluster(ClusterConfig config, Time time, Random assignmentRandom) {
+        this.config = config;
+        this.time = time;
+        this.brokerId = config.brokerId();
+        String name = "millrace-broker-" + brokerId;
+        this.client = newClient(config);
+        this.metadata = new MetadataCache(client, name);
+        this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), name);
+        this.admin = new TopicAdmin(client, metadata, name);
+        this.registrationThread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name + "-registration");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Connects, reads the cluster's metadata, registers this broker as reachable at
+     * {@code host:port} and joins the controller election. Blocks until all of that is done and
+     * this broker's metadata view lists the broker itself.
+     *
+     * @throws BrokerIdConflictException if a live broker already holds this broker's id
+     * @throws MillraceException if ZooKeeper cannot be reached within {@code zookeeper.connection.timeout.ms}
+     */
+    public void start(String host, int port) throws InterruptedException {
+        Objects.requireNonNull(host, "host");
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            throw new IllegalStateException("Cannot start broker " + brokerId + "'s cluster membership: it is " + state.get());
+        }
+        try {
+            client.getConnectionStateListenable().addListener(this::onConnectionStateChange);
+            connect();
+            createDirectories();
+            metadata.start(Duration.ofMillis(config.connectionTimeoutMs()));
+            BrokerRegistration ours = new BrokerRegistration(client, brokerId, host, port, config.rack(), time);
+            ours.register();
+            registration = ours;
+            awaitOwnRegistration();
+            metadata.addListener(this::reRegisterIfMissing);
+            metadata.addListener(controller.requestWatcher());
+            controller.start();
+            log.info("Broker {} joined the cluster at {} as {}:{}", brokerId, config.zookeeperConnect(), host, port);
+        } catch (InterruptedException | RuntimeException e) {
+            close();
+            throw e;
+        } catch (Exception e) {
+            close();
+            throw new MillraceException("Broker " + brokerId + " could not join the cluster: " + e, e);
+        }
+    }
+
+    /** Leaves the controller election, deregisters, and closes the ZooKeeper session. Idempotent. */
+    @Override
+    public void close() {
+        if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+            return;
+        }
+        admin.close();
+        controller.close();
+        // Interrupt a re-registration stuck in Curator's retries first: it holds the registration's lock.
+        registrationThread.shutdownNow();
+        BrokerRegistration ours = registration;
+        if (ours != null) {
+            ours.deregister();
+        }
+        metadata.close();
+        client.close();
+        log.info("Broker {} left the cluster", brokerId);
+    }
+
+    public State state() {
+        return state.get();
+    }
+
+    public int brokerId() {
+        return brokerId;
+    }
+
+    /** This broker's view of the cluster. */
+    public MetadataCache metadata() {
+        return metadata;
+    }
+
+    /** Whether this broker is the controller right now. */
+    public boolean isController() {
+        return controller.isController();
+    }
+
+    /** Whether this broker believes its registration znode is in place. */
+    public boolean isRegistered() {
+        BrokerRegistration ours = registration;
+        return ours != null && ours.isRegistered();
+    }
+
+    /** The last connection state Curator reported; null before the first connection. */
+    public ConnectionState connectionState() {
+        return connectionState;
+    }
+
+    /** {@link #createTopic(String, int, Map, Duration)} with {@code topic.admin.timeout.ms}. */
+    public CompletableFuture<Void> createTopic(String topic, int partitions, Map<String, String> configs) {
+        return createTopic(topic, partitions, configs, config.topicAdminTimeout());
+    }
+
+    /**
+     * Asks the controller to create a topic and completes when this broker's metadata shows it.
+     * Fails with {@link io.millrace.common.errors.InvalidTopicException},
+     * {@link io.millrace.common.errors.InvalidPartitionsException} (below 1 or above 10,000) or
+     * {@link io.millrace.common.config.ConfigException} for a bad request,
+     * {@link io.millrace.common.errors.TopicExistsException} if the topic exists or another
+     * request is creating it, and {@link java.util.concurrent.TimeoutException} after
+     * {@code timeout} (the request is then withdrawn if the controller has not taken it up).
+     * Never blocks the caller.
+     */
+    public CompletableFuture<Void> createTopic(String topic, int partitions, Map<String, String> configs, Duration timeout) {
+        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, configs, timeout) : notStarted();
+    }
+
+    /** {@link #deleteTopic(String, Duration)} with {@code topic.admin.timeout.ms}. */
+    public CompletableFuture<Void> deleteTopic(String topic) {
+        return deleteTopic(topic, config.topicAdminTimeout());
+    }
+
+    /**
+     * Asks the controller to delete a topic and completes when this broker's metadata no longer
+     * shows it. Fails with {@link io.millrace.common.errors.UnknownTopicOrPartitionException} if
+     * there is no such topic, {@link io.millrace.common.errors.InvalidTopicException} for an
+     * illegal name, and {@link java.util.concurrent.TimeoutException} after {@code timeout}. If
+     * another deletion of the topic is pending, waits for that one. Never blocks the caller.
+     */
+    public CompletableFuture<Void> deleteTopic(String topic, Duration timeout) {
+        return state.get() == State.STARTED ? admin.deleteTopic(topic, timeout) : notStarted();
+    }
+
+    private CompletableFuture<Void> notStarted() {
+        return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is " + state.get()));
+    }
+
+    /** The Curator client, for tests that need to break the session. */
+    CuratorFramework curator() {
+        return client;
+    }
+
+    /**
+     * A Curator client for {@code zookeeper.connect}. A chroot suffix becomes Curator's
+     * namespace rather than ZooKeeper's chroot, because Curator creates a missing namespace
+     * node and ZooKeeper does not create a missing chroot.
+     */
+    private static CuratorFramework newClient(ClusterConfig config) {
+        String connect = config.zookeeperConnect();
+        int slash = connect.indexOf('/');
+        String hosts = slash < 0 ? connect : connect.substring(0, slash);
+        String chroot = slash < 0 ? "" : connect.substring(slash).replaceAll("^/+|/+$", "");
+        return CuratorFrameworkFactory.builder()
+            .connectString(hosts)
+            .namespace(chroot.isEmpty() ? null : chroot)
+            .sessionTimeoutMs(config.sessionTimeoutMs())
+            .connectionTimeoutMs(config.connectionTimeoutMs())
+            .retryPolicy(retryPolicy(config.retryBackoffMs()))
+            .defaultData(new byte[0]) // Curator's default is this host's IP address
+            .build();
+    }
+
+    /**
+     * Exponential backoff from {@code backoffMs} up to ten times that, with as many retries as
+     * Curator allows (29) short of the point where its randomised sleep overflows an int.
+     */
+    static RetryPolicy retryPolicy(int backoffMs) {
+        int retries = 0;
+        while (retries < 29 && (long) backoffMs << (retries + 2) <= Integer.MAX_VALUE) {
+            retries++;
+        }
+        return new BoundedExponentialBackoffRetry(backoffMs, 10 * backoffMs, retries);
+    }
+
+    private void connect() throws InterruptedException {
+        client.start();
+        if (!client.blockUntilConnected(config.connectionTimeoutMs(), TimeUnit.MILLISECONDS)) {
+            throw new MillraceException("Broker " + brokerId + " could not connect to ZooKeeper at " + config.zookeeperConnect()
+                + " within " + config.connectionTimeoutMs() + " ms");
+        }
+    }
+
+    /** So that, once started, this broker's metadata always lists the broker itself. */
+    private void awaitOwnRegistration() throws Exception {
+        try {
+            metadata.whenTrue(s -> s.isLive(brokerId)).get(config.connectionTimeoutMs(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new MillraceException("Broker " + brokerId + " registered but did not see its registration within "
+                + config.connectionTimeoutMs() + " ms");
+        }
+    }
+
+    private void createDirectories() throws Exception {
+        for (String path : ClusterPaths.DIRECTORIES) {
+            try {
+                client.create().forPath(path);
+            } catch (KeeperException.NodeExistsException e) {
+                // created by another broker, or by us before
+            }
+        }
+    }
+
+    private void onConnectionStateChange(CuratorFramework ignored, ConnectionState newState) {
+        connectionState = newState;
+        switch (newState) {
+            case CONNECTED -> log.info("Broker {} connected to ZooKeeper", brokerId);
+            case SUSPENDED -> log.warn("Broker {} lost its ZooKeeper connection; it keeps serving from its last metadata view "
+                + "and stands down as controller until the connection returns", brokerId);
+            case LOST -> {
+                log.error("Broker {}'s ZooKeeper session expired: its registration is gone until the connection returns", brokerId);
+                BrokerRegistration ours = registration;
+                if (ours != null) {
+                    ours.sessionLost();
+                }
+            }
+            case RECONNECTED -> {
+                log.info("Broker {} reconnected to ZooKeeper", brokerId);
+                scheduleReRegistration();
+            }
+            case READ_ONLY -> log.warn("Broker {} is connected to a read-only ZooKeeper server", brokerId);
+            default -> log.debug("Broker {}: ZooKeeper connection state {}", brokerId, newState);
+        }
+    }
+
+    /** The view shows us missing (deleted by hand, or a holder of our id went away): register again. */
+    private void reRegisterIfMissing(ClusterSnapshot previous, ClusterSnapshot current) {
+        if (!current.isLive(brokerId) && connectionState != ConnectionState.SUSPENDED && connectionState != ConnectionState.LOST) {
+            scheduleReRegistration();
+        }
+    }
+
+    private void scheduleReRegistration() {
+        BrokerRegistration ours = registration;
+        if (ours == null || state.get() != State.STARTED) {
+            return;
+        }
+        try {
+            registrationThread.execute(ours::ensureRegistered);
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
+    }
+}

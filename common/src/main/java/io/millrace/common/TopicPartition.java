@@ -1,0 +1,25 @@
+package io.millrace.common;
+
+import java.util.Objects;
+
+/**
+ * One partition of one topic: the unit of storage, of parallelism and of ownership. Printed as
+ * Kafka does, {@code topic-partition}, which is also its log directory name. Immutable.
+ */
+public record TopicPartition(String topic, int partition) implements Comparable<TopicPartition> {
+
+    public TopicPartition {
+        Objects.requireNonNull(topic, "topic");
+    }
+
+    @Override
+    public int compareTo(TopicPartition other) {
+        int byTopic = topic.compareTo(other.topic);
+        return byTopic != 0 ? byTopic : Integer.compare(partition, other.partition);
+    }
+
+    @Override
+    public String toString() {
+        return topic + "-" + partition;
+    }
+}
