@@ -2,6 +2,7 @@ package io.millrace.broker.tools;
 
 import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.log.LogConfig;
+import io.millrace.broker.network.NetworkConfig;
 import io.millrace.common.config.ConfigDef;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,6 +23,7 @@ public final class ConfigDocs {
     /** The documented sections, in order: title and the definition it renders. */
     static Map<String, ConfigDef> sections() {
         Map<String, ConfigDef> sections = new LinkedHashMap<>();
+        sections.put("Broker: network (listeners, threads, request limits)", NetworkConfig.CONFIG);
         sections.put("Broker: cluster membership and ZooKeeper", ClusterConfig.CONFIG_DEF);
         sections.put("Broker: log storage (`log.*`, broker-wide defaults)", LogConfig.BROKER_CONFIG);
         sections.put("Topic-level overrides (CreateTopics configs, `/millrace/config/topics`)", LogConfig.TOPIC_CONFIG);

@@ -29,9 +29,28 @@ public final class ConfigDef {
 
     public enum Importance { HIGH, MEDIUM, LOW }
 
-    /** Checks a parsed value; throws {@link ConfigException} naming the setting. */
+    /**
+     * Checks a parsed value; throws {@link ConfigException} naming the setting. Its
+     * {@code toString()} is what the docs show as the valid values, so a lambda should be
+     * wrapped with {@link #described}.
+     */
     public interface Validator {
         void ensureValid(String name, Object value);
+
+        /** A validator whose valid values read as {@code description} in the docs. */
+        static Validator described(String description, Validator check) {
+            return new Validator() {
+                @Override
+                public void ensureValid(String name, Object value) {
+                    check.ensureValid(name, value);
+                }
+
+                @Override
+                public String toString() {
+                    return description;
+                }
+            };
+        }
     }
 
     /** One declared setting. */
@@ -63,6 +82,10 @@ public final class ConfigDef {
                             Importance importance, String doc) {
         if (keys.containsKey(name)) {
             throw new IllegalStateException("Configuration " + name + " is defined twice");
+        }
+        if (validator != null && validator.getClass().isSynthetic()) {
+            throw new IllegalArgumentException("Validator of " + name + " is a lambda with no description for the docs; "
+                + "wrap it with Validator.described");
         }
         Object parsedDefault = defaultValue == NO_DEFAULT || defaultValue == null ? defaultValue : parseValue(name, type, defaultValue);
         if (validator != null && parsedDefault != NO_DEFAULT && parsedDefault != null) {

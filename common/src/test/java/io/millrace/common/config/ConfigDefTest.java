@@ -69,6 +69,20 @@ public class ConfigDefTest {
     }
 
     @Test
+    public void refusesUndescribedLambdaValidatorsAndRendersDescribedOnes() {
+        assertThrows(IllegalArgumentException.class,
+            () -> new ConfigDef().define("x", Type.INT, 1, (n, v) -> { }, Importance.LOW, "X."));
+        ConfigDef described = new ConfigDef().define("x", Type.INT, 1,
+            ConfigDef.Validator.described("odd numbers", (n, v) -> {
+                if ((Integer) v % 2 == 0) {
+                    throw new ConfigException(n, v, "must be odd");
+                }
+            }), Importance.LOW, "X.");
+        assertTrue(described.toMarkdownTable().contains("| odd numbers |"));
+        assertThrows(ConfigException.class, () -> described.parse(Map.of("x", "2")));
+    }
+
+    @Test
     public void rendersEverySettingInDocsAndPropertiesFile() {
         String table = def.toMarkdownTable();
         String props = def.toPropertiesFile();

@@ -1,0 +1,310 @@
+package io.millrace.broker.network;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection's requests: the {@code requestHandler} stage. It hands each request frame to the
+ * {@link RequestHandlerPool} and writes the response back, keeping Kafka's rule that a connection
+ * has <b>one request in progress at a time</b>: from the moment a frame arrives the connection is
+ * muted ({@code autoRead} off) and it is unmuted only when that request's response has been
+ * written (or it completed without one). Responses therefore leave in request order with no
+ * reordering buffer. Frames a client pipelined into the same read wait here, already in memory,
+ * and go to the pool one by one.
+ *
+ * <p>If the pool's queue is full the frame stays here and the connection, still muted, waits to
+ * be called back ({@link RequestHandlerPool#awaitSpace}): back-pressure reaches the client through
+ * TCP, and nothing is dropped.
+ *
+ * <p>Stateful, one per connection (not {@code @Sharable}): the pending frames, the request in
+ * progress, the mute flag and the idle timer. Every field is confined to the channel's event
+ * loop; the only entry points from other threads are {@link #complete} and
+ * {@link #queueSpaceAvailable()}, which hop onto the event loop.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+
+    private static final Logger log = LoggerFactory.getLogger(ConnectionHandler.class);
+
+    private final ConnectionShared shared;
+    private final String listenerName;
+    private final ArrayDeque<ChannelRequestContext> pending = new ArrayDeque<>(4);
+    private final Runnable retryDispatch = this::retryAfterQueueSpace;
+    private final Runnable idleCheck = this::checkIdle;
+
+    private ChannelHandlerContext ctx;
+    private String connectionId;
+    private InetSocketAddress remoteAddress;
+    private InetSocketAddress localAddress;
+    private ChannelRequestContext inProgress;
+    private boolean waitingForQueue;
+    private boolean muted;
+    private volatile boolean open;
+    private long lastActiveNanos;
+    private ScheduledFuture<?> idleTimer;
+
+    ConnectionHandler(ConnectionShared shared, String listenerName) {
+        this.shared = shared;
+        this.listenerName = listenerName;
+    }
+
+    // ---- events on the event loop ----------------------------------------------------------
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        SocketAddress local = ctx.channel().localAddress();
+        SocketAddress remote = ctx.channel().remoteAddress();
+        localAddress = local instanceof InetSocketAddress ? (InetSocketAddress) local : null;
+        remoteAddress = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
+        connectionId = describe(local) + "-" + describe(remote) + "-" + shared.nextConnectionIndex();
+        open = true;
+        lastActiveNanos = shared.time.nanoseconds();
+        shared.metrics.connectionOpened();
+        scheduleIdleCheck(shared.maxIdleNanos);
+        log.debug("Accepted connection {} on {}", connectionId, listenerName);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof ByteBuf)) {
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        ByteBuf frame = (ByteBuf) msg;
+        shared.metrics.requestReceived();
+        if (!open || shared.inFlight.isDraining()) {
+            frame.release();
+            return;
+        }
+        pending.add(new ChannelRequestContext(this, frame, shared.time.nanoseconds()));
+        mute();
+        dispatchNext();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastActiveNanos = shared.time.nanoseconds();
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        open = false;
+        if (idleTimer != null) {
+            idleTimer.cancel(false);
+        }
+        discardPending();
+        if (waitingForQueue) {
+            shared.pool.stopWaiting(this);
+        }
+        shared.metrics.connectionClosed();
+        log.debug("Connection {} closed", connectionId);
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("Connection {} failed: {}", connectionId, cause.toString());
+        } else {
+            log.warn("Closing connection {} after an unexpected error", connectionId, cause);
+        }
+        ctx.close();
+    }
+
+    // ---- the request in progress -------------------------------------------------------------
+
+    /** Hands the oldest pending frame to the pool unless a request is in progress; unmutes when none is left. */
+    private void dispatchNext() {
+        if (inProgress != null || waitingForQueue || !open) {
+            return;
+        }
+        ChannelRequestContext next = pending.peek();
+        if (next == null) {
+            unmute();
+            return;
+        }
+        if (!shared.inFlight.tryAcquire()) {
+            discardPending(); // shutting down: requests not yet started are not started
+            return;
+        }
+        next.markEnqueued(shared.time.nanoseconds());
+        if (shared.pool.offer(next)) {
+            pending.poll();
+            inProgress = next;
+            return;
+        }
+        shared.inFlight.release();
+        waitingForQueue = true;
+        shared.pool.awaitSpace(this);
+    }
+
+    /** From a request thread: the queue took a request, so this connection's may fit now. */
+    void queueSpaceAvailable() {
+        try {
+            ctx.channel().eventLoop().execute(retryDispatch);
+        } catch (RejectedExecutionException e) {
+            log.debug("Connection {} cannot retry: its event loop has shut down", connectionId);
+        }
+    }
+
+    private void retryAfterQueueSpace() {
+        waitingForQueue = false;
+        if (!open) {
+            shared.pool.wakeOne(); // this connection is gone: give the free slot to the next one
+            return;
+        }
+        dispatchNext();
+    }
+
+    /** From any thread: the request was completed; carry it out on the event loop. */
+    void complete(ChannelRequestContext request) {
+        try {
+            ctx.channel().eventLoop().execute(request);
+        } catch (RejectedExecutionException e) {
+            // The server shut down before this request finished.
+            if (request.response() != null) {
+                request.response().fail(new ClosedChannelException());
+            }
+            shared.inFlight.release();
+        }
+    }
+
+    void onCompleted(ChannelRequestContext request) {
+        switch (request.completion()) {
+            case RESPONSE:
+                writeResponse(request);
+                break;
+            case CLOSE:
+                open = false; // before finish(), so that no pending frame is dispatched
+                ctx.close();
+                finish(request);
+                break;
+            default: // NO_RESPONSE, ABANDONED
+                finish(request);
+        }
+    }
+
+    private void writeResponse(ChannelRequestContext request) {
+        ResponseSend response = request.response();
+        if (!ctx.channel().isActive()) {
+            response.fail(new ClosedChannelException());
+            finish(request);
+            return;
+        }
+        response.writeTo(ctx, ctx.newPromise().addListener(request));
+    }
+
+    void onResponseWritten(ChannelRequestContext request, ChannelFuture future) {
+        ResponseSend response = request.response();
+        if (future.isSuccess()) {
+            shared.metrics.bytesWritten(response.frameSizeInBytes());
+        } else {
+            log.debug("Response on {} not written: {}", connectionId, String.valueOf(future.cause()));
+        }
+        response.notifyListener(future.cause());
+        finish(request);
+    }
+
+    private void finish(ChannelRequestContext request) {
+        lastActiveNanos = shared.time.nanoseconds(); // before the release that lets shutdown (and tests) move on
+        if (inProgress == request) {
+            inProgress = null;
+        }
+        shared.inFlight.release();
+        dispatchNext();
+    }
+
+    private void discardPending() {
+        ChannelRequestContext request;
+        while ((request = pending.poll()) != null) {
+            request.discardUnhandled();
+        }
+    }
+
+    private void mute() {
+        if (!muted) {
+            muted = true;
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    private void unmute() {
+        if (muted && !shared.inFlight.isDraining()) {
+            muted = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+    }
+
+    // ---- idle connections ----------------------------------------------------------------------
+
+    private void scheduleIdleCheck(long delayNanos) {
+        if (shared.maxIdleNanos >= 0) {
+            idleTimer = ctx.executor().schedule(idleCheck, Math.max(delayNanos, 1_000_000L), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Closes the connection if nothing happened on it for {@code connections.max.idle.ms} by the injected clock. */
+    private void checkIdle() {
+        if (!open) {
+            return;
+        }
+        boolean busy = inProgress != null || waitingForQueue || !pending.isEmpty();
+        long idleNanos = shared.time.nanoseconds() - lastActiveNanos;
+        if (!busy && idleNanos >= shared.maxIdleNanos) {
+            log.debug("Closing connection {}: idle for {} ms (connections.max.idle.ms = {})", connectionId,
+                TimeUnit.NANOSECONDS.toMillis(idleNanos), TimeUnit.NANOSECONDS.toMillis(shared.maxIdleNanos));
+            ctx.close();
+            return;
+        }
+        scheduleIdleCheck(busy ? shared.maxIdleNanos : shared.maxIdleNanos - idleNanos);
+    }
+
+    // ---- what a RequestContext reads -----------------------------------------------------------
+
+    String connectionId() {
+        return connectionId;
+    }
+
+    String listenerName() {
+        return listenerName;
+    }
+
+    InetSocketAddress remoteAddress() {
+        return remoteAddress;
+    }
+
+    InetSocketAddress localAddress() {
+        return localAddress;
+    }
+
+    ByteBufAllocator alloc() {
+        return ctx.alloc();
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    private static String describe(SocketAddress address) {
+        if (address instanceof InetSocketAddress) {
+            InetSocketAddress inet = (InetSocketAddress) address;
+            return inet.getAddress().getHostAddress() + ":" + inet.getPort();
+        }
+        return String.valueOf(address);
+    }
+}

@@ -1,0 +1,129 @@
+package io.millrace.broker.network;
+
+import io.millrace.common.config.AbstractConfig;
+import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigDef.Importance;
+import io.millrace.common.config.ConfigDef.Range;
+import io.millrace.common.config.ConfigDef.Type;
+import io.millrace.common.config.ConfigDef.Validator;
+import io.millrace.common.config.ConfigException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Every setting of the broker's network layer, declared once under Kafka's broker names and with
+ * Kafka's defaults. A broker-wide configuration adds {@link #CONFIG}'s keys to its own and hands
+ * its settings to {@code new NetworkConfig(...)}. Values are parsed and validated in the
+ * constructor (a bad listener fails at startup, not at bind time). Immutable and thread-safe.
+ */
+public final class NetworkConfig extends AbstractConfig {
+
+    public static final String LISTENERS_CONFIG = "listeners";
+    static final String LISTENERS_DOC = "The addresses the broker accepts connections on, comma separated, each "
+        + "NAME://host:port. An empty host listens on every interface; port 0 takes a free port. Only the "
+        + "PLAINTEXT listener exists so far.";
+
+    public static final String SOCKET_REQUEST_MAX_BYTES_CONFIG = "socket.request.max.bytes";
+    static final String SOCKET_REQUEST_MAX_BYTES_DOC = "The largest request the broker reads, in bytes, not counting "
+        + "the 4-byte size that precedes it. A client that announces a larger (or a negative) size is disconnected.";
+
+    public static final String NUM_NETWORK_THREADS_CONFIG = "num.network.threads";
+    static final String NUM_NETWORK_THREADS_DOC = "The number of threads that read requests from and write responses "
+        + "to connections (Netty event loops). They never handle requests; num.io.threads does.";
+
+    public static final String NUM_IO_THREADS_CONFIG = "num.io.threads";
+    static final String NUM_IO_THREADS_DOC = "The number of threads that handle requests, which may include disk I/O.";
+
+    public static final String QUEUED_MAX_REQUESTS_CONFIG = "queued.max.requests";
+    static final String QUEUED_MAX_REQUESTS_DOC = "The number of requests that may wait for a free I/O thread. When the "
+        + "queue is full the broker stops reading from connections whose next request does not fit, until it does; "
+        + "no request is dropped.";
+
+    public static final String SOCKET_SEND_BUFFER_BYTES_CONFIG = "socket.send.buffer.bytes";
+    static final String SOCKET_SEND_BUFFER_BYTES_DOC = "The SO_SNDBUF of accepted sockets; -1 keeps the OS default.";
+
+    public static final String SOCKET_RECEIVE_BUFFER_BYTES_CONFIG = "socket.receive.buffer.bytes";
+    static final String SOCKET_RECEIVE_BUFFER_BYTES_DOC = "The SO_RCVBUF of accepted sockets; -1 keeps the OS default.";
+
+    public static final String CONNECTIONS_MAX_IDLE_MS_CONFIG = "connections.max.idle.ms";
+    static final String CONNECTIONS_MAX_IDLE_MS_DOC = "Close a connection that has neither sent a request nor been "
+        + "answered for this long. A connection with a request in progress is never idle. A negative value "
+        + "disables the check.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+        .define(LISTENERS_CONFIG, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Validator.described("PLAINTEXT://host:port, ...", NetworkConfig::validateListeners),
+            Importance.HIGH, LISTENERS_DOC)
+        .define(SOCKET_REQUEST_MAX_BYTES_CONFIG, Type.INT, 100 * 1024 * 1024, Range.atLeast(1), Importance.HIGH,
+            SOCKET_REQUEST_MAX_BYTES_DOC)
+        .define(NUM_NETWORK_THREADS_CONFIG, Type.INT, 3, Range.atLeast(1), Importance.HIGH, NUM_NETWORK_THREADS_DOC)
+        .define(NUM_IO_THREADS_CONFIG, Type.INT, 8, Range.atLeast(1), Importance.HIGH, NUM_IO_THREADS_DOC)
+        .define(QUEUED_MAX_REQUESTS_CONFIG, Type.INT, 500, Range.atLeast(1), Importance.HIGH, QUEUED_MAX_REQUESTS_DOC)
+        .define(SOCKET_SEND_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
+            SOCKET_SEND_BUFFER_BYTES_DOC)
+        .define(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
+            SOCKET_RECEIVE_BUFFER_BYTES_DOC)
+        .define(CONNECTIONS_MAX_IDLE_MS_CONFIG, Type.LONG, 10 * 60 * 1000L, Importance.MEDIUM,
+            CONNECTIONS_MAX_IDLE_MS_DOC);
+
+    private final List<Endpoint> listeners;
+
+    public NetworkConfig(Map<?, ?> props) {
+        super(CONFIG, props);
+        this.listeners = parseListeners(getList(LISTENERS_CONFIG));
+    }
+
+    public List<Endpoint> listeners() {
+        return listeners;
+    }
+
+    public int socketRequestMaxBytes() {
+        return getInt(SOCKET_REQUEST_MAX_BYTES_CONFIG);
+    }
+
+    public int numNetworkThreads() {
+        return getInt(NUM_NETWORK_THREADS_CONFIG);
+    }
+
+    public int numIoThreads() {
+        return getInt(NUM_IO_THREADS_CONFIG);
+    }
+
+    public int queuedMaxRequests() {
+        return getInt(QUEUED_MAX_REQUESTS_CONFIG);
+    }
+
+    public int socketSendBufferBytes() {
+        return getInt(SOCKET_SEND_BUFFER_BYTES_CONFIG);
+    }
+
+    public int socketReceiveBufferBytes() {
+        return getInt(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG);
+    }
+
+    public long connectionsMaxIdleMs() {
+        return getLong(CONNECTIONS_MAX_IDLE_MS_CONFIG);
+    }
+
+    private static void validateListeners(String name, Object value) {
+        parseListeners((List<?>) value);
+    }
+
+    private static List<Endpoint> parseListeners(List<?> values) {
+        if (values.isEmpty()) {
+            throw new ConfigException(LISTENERS_CONFIG, values, "at least one listener is needed");
+        }
+        List<Endpoint> endpoints = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (Object value : values) {
+            Endpoint endpoint = Endpoint.parse(LISTENERS_CONFIG, String.valueOf(value));
+            if (!names.add(endpoint.listenerName())) {
+                throw new ConfigException(LISTENERS_CONFIG, values, "listener " + endpoint.listenerName() + " is given twice");
+            }
+            endpoints.add(endpoint);
+        }
+        return List.copyOf(endpoints);
+    }
+}
