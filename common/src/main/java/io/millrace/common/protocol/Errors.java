@@ -1,9 +1,16 @@
 package io.millrace.common.protocol;
 
+import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.CorruptRecordException;
+import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.errors.InvalidTopicException;
+import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.MillraceException;
+import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.errors.TopicExistsException;
+import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -24,10 +31,12 @@ import java.util.function.Function;
 public enum Errors {
     UNKNOWN_SERVER_ERROR(-1, "The server hit an unexpected error.", false),
     NONE(0, "", false),
-    OFFSET_OUT_OF_RANGE(1, "The requested offset is outside the partition's range of offsets.", false),
+    OFFSET_OUT_OF_RANGE(1, "The requested offset is outside the partition's range of offsets.", false,
+        OffsetOutOfRangeException.class, OffsetOutOfRangeException::new),
     CORRUPT_MESSAGE(2, "A record batch failed its CRC check or is otherwise damaged.", true,
         CorruptRecordException.class, CorruptRecordException::new),
-    UNKNOWN_TOPIC_OR_PARTITION(3, "This server does not host this topic-partition.", true),
+    UNKNOWN_TOPIC_OR_PARTITION(3, "This server does not host this topic-partition.", true,
+        UnknownTopicOrPartitionException.class, UnknownTopicOrPartitionException::new),
     INVALID_FETCH_SIZE(4, "The requested fetch size is invalid.", false),
     LEADER_NOT_AVAILABLE(5, "The partition has no leader right now, for example during an election.", true),
     NOT_LEADER_OR_FOLLOWER(6, "This server is not the leader or a follower of the partition.", true),
@@ -37,7 +46,8 @@ public enum Errors {
     NETWORK_EXCEPTION(13, "The server disconnected before a response was received.", true),
     COORDINATOR_NOT_AVAILABLE(15, "The coordinator is not available.", true),
     NOT_COORDINATOR(16, "This is not the correct coordinator.", true),
-    INVALID_TOPIC_EXCEPTION(17, "The topic name is invalid or the operation is not allowed on this topic.", false),
+    INVALID_TOPIC_EXCEPTION(17, "The topic name is invalid or the operation is not allowed on this topic.", false,
+        InvalidTopicException.class, InvalidTopicException::new),
     RECORD_LIST_TOO_LARGE(18, "The records of one produce request are larger than the segment size.", false),
     NOT_ENOUGH_REPLICAS(19, "Fewer in-sync replicas than required.", true),
     NOT_ENOUGH_REPLICAS_AFTER_APPEND(20, "Appended to the log, but with fewer in-sync replicas than required.", true),
@@ -48,18 +58,20 @@ public enum Errors {
     INVALID_TIMESTAMP(32, "A record timestamp is out of the accepted range.", false),
     UNSUPPORTED_VERSION(35, "The server does not support this version of the request.", false,
         UnsupportedVersionException.class, UnsupportedVersionException::new),
-    TOPIC_ALREADY_EXISTS(36, "The topic already exists.", false),
-    INVALID_PARTITIONS(37, "The number of partitions is invalid.", false),
+    TOPIC_ALREADY_EXISTS(36, "The topic already exists.", false, TopicExistsException.class, TopicExistsException::new),
+    INVALID_PARTITIONS(37, "The number of partitions is invalid.", false,
+        InvalidPartitionsException.class, InvalidPartitionsException::new),
     INVALID_REPLICATION_FACTOR(38, "The replication factor is invalid.", false),
     INVALID_REPLICA_ASSIGNMENT(39, "The replica assignment is invalid.", false),
-    INVALID_CONFIG(40, "A configuration value is invalid.", false),
+    INVALID_CONFIG(40, "A configuration value is invalid.", false, ConfigException.class, ConfigException::new),
     NOT_CONTROLLER(41, "This is not the controller.", true),
     INVALID_REQUEST(42, "The request is malformed or breaks a protocol rule; see the server log.", false,
         InvalidRequestException.class, InvalidRequestException::new),
     UNSUPPORTED_FOR_MESSAGE_FORMAT(43, "The message format the server uses does not support this request.", false),
     POLICY_VIOLATION(44, "The request violates a configured policy.", false),
     TRANSACTIONAL_ID_AUTHORIZATION_FAILED(53, "Transactions are not available to this client.", false),
-    KAFKA_STORAGE_ERROR(56, "The partition's log directory is offline.", true),
+    KAFKA_STORAGE_ERROR(56, "The partition's log directory is offline.", true,
+        KafkaStorageException.class, KafkaStorageException::new),
     FETCH_SESSION_ID_NOT_FOUND(70, "The fetch session does not exist.", true),
     INVALID_FETCH_SESSION_EPOCH(71, "The fetch session epoch is invalid.", true),
     TOPIC_DELETION_DISABLED(73, "Topic deletion is disabled.", false),

@@ -5,7 +5,14 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.CorruptRecordException;
+import io.millrace.common.errors.InvalidPartitionsException;
+import io.millrace.common.errors.InvalidTopicException;
+import io.millrace.common.errors.KafkaStorageException;
+import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.TopicExistsException;
+import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.RecordTooLargeException;
@@ -48,6 +55,17 @@ public class ErrorsTest {
         assertSame(Errors.INVALID_RECORD, Errors.forException(new InvalidRecordException("x")));
         assertSame(Errors.CORRUPT_MESSAGE, Errors.forException(new CorruptRecordException("x")));
         assertSame(Errors.MESSAGE_TOO_LARGE, Errors.forException(new RecordTooLargeException("x")));
+    }
+
+    @Test
+    public void brokerExceptionsMapToTheCodesKafkaSendsForThem() {
+        assertSame(Errors.OFFSET_OUT_OF_RANGE, Errors.forException(new OffsetOutOfRangeException("x")));
+        assertSame(Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.forException(new UnknownTopicOrPartitionException("x")));
+        assertSame(Errors.INVALID_TOPIC_EXCEPTION, Errors.forException(new InvalidTopicException("x")));
+        assertSame(Errors.TOPIC_ALREADY_EXISTS, Errors.forException(new TopicExistsException("x")));
+        assertSame(Errors.INVALID_PARTITIONS, Errors.forException(new InvalidPartitionsException("x")));
+        assertSame(Errors.INVALID_CONFIG, Errors.forException(new ConfigException("x")));
+        assertSame(Errors.KAFKA_STORAGE_ERROR, Errors.forException(new KafkaStorageException("x")));
     }
 
     @Test
