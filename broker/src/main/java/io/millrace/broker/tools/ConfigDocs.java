@@ -3,6 +3,7 @@ package io.millrace.broker.tools;
 import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
+import io.millrace.broker.server.BrokerConfig;
 import io.millrace.common.config.ConfigDef;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ public final class ConfigDocs {
     /** The documented sections, in order: title and the definition it renders. */
     static Map<String, ConfigDef> sections() {
         Map<String, ConfigDef> sections = new LinkedHashMap<>();
+        sections.put("Broker: request handling", BrokerConfig.CONFIG);
         sections.put("Broker: network (listeners, threads, request limits)", NetworkConfig.CONFIG);
         sections.put("Broker: cluster membership and ZooKeeper", ClusterConfig.CONFIG_DEF);
         sections.put("Broker: log storage (`log.*`, broker-wide defaults)", LogConfig.BROKER_CONFIG);
@@ -42,6 +44,7 @@ public final class ConfigDocs {
         return out.toString();
     }
 
+    /** {@code config-docs [DOCS_FILE [PROPERTIES_FILE]]}: e.g. docs/configuration.md config/broker.properties. */
     public static void main(String[] args) throws IOException {
         if (args.length == 0) {
             System.out.print(render());
@@ -49,5 +52,9 @@ public final class ConfigDocs {
         }
         Files.writeString(Path.of(args[0]), render());
         System.out.println("wrote " + args[0]);
+        if (args.length > 1) {
+            Files.writeString(Path.of(args[1]), BrokerConfig.toPropertiesFile());
+            System.out.println("wrote " + args[1]);
+        }
     }
 }
