@@ -1,0 +1,141 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.MetadataListener;
+import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.broker.log.LogManager;
+import io.millrace.broker.network.Endpoint;
+import io.millrace.broker.network.MetricsRegistry;
+import io.millrace.broker.network.NetworkServer;
+import io.millrace.common.utils.Time;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Millrace broker: the log manager, the cluster membership, the network server and the request
+ * handlers between them.
+ *
+ * <p>{@link #startup()}: recover the logs, bind the listener, register in ZooKeeper (so clients
+ * learn of the broker only once it can answer), then open the logs of the partitions assigned here.
+ * {@link #shutdown()}: answer the waiting fetches, stop accepting and finish the requests in
+ * progress, leave ZooKeeper, and close the logs (flushed, with the clean-shutdown marker).
+ */
+public final class Broker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
+
+    private enum State { LATENT, STARTED, STOPPED }
+
+    private final BrokerConfig config;
+    private final MetricsRegistry metrics;
+    private final LogManager logManager;
+    private final ZkCluster cluster;
+    private final FetchPurgatory purgatory;
+    private final NetworkServer network;
+    private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
+    private volatile MetadataListener assignmentListener;
+
+    public Broker(BrokerConfig config, Time time) {
+        this.config = config;
+        int id = config.brokerId();
+        this.metrics = new MetricsRegistry(Map.of("broker", String.valueOf(id)));
+        this.logManager = new LogManager(config.log(), config.log().logDirs(), time);
+        this.cluster = new ZkCluster(config.cluster(), time);
+        this.purgatory = new FetchPurgatory("millrace-broker-" + id);
+        this.network = new NetworkServer(config.network(), dispatcher(time), time, metrics);
+    }
+
+    private RequestDispatcher dispatcher(Time time) {
+        LocalPartitions partitions = new LocalPartitions(config.brokerId(), logManager);
+        RequestDispatcher.ApiHandlers handlers = new RequestDispatcher.ApiHandlers(
+            new ApiVersionsHandler(),
+            new MetadataHandler(cluster, config),
+            new ProduceHandler(cluster.metadata(), partitions, purgatory),
+            new FetchHandler(cluster.metadata(), partitions, purgatory),
+            new ListOffsetsHandler(cluster.metadata(), partitions),
+            new CreateTopicsHandler(cluster, config),
+            new DeleteTopicsHandler(cluster),
+            new InitProducerIdHandler(new ProducerIdManager(config.brokerId(), time)));
+        return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
+    }
+
+    /** Starts the broker; on failure, stops what was started and rethrows. */
+    public void startup() throws InterruptedException {
+        if (!state.compareAndSet(State.LATENT, State.STARTED)) {
+            throw new IllegalStateException("Broker " + config.brokerId() + " was already started");
+        }
+        try {
+            logManager.startup();
+            network.start();
+            cluster.start(advertisedHost(), network.boundPort());
+            assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
+                new LogAssignments(config.brokerId(), logManager));
+            LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
+        } catch (InterruptedException | RuntimeException e) {
+            shutdown();
+            throw e;
+        }
+    }
+
+    private String advertisedHost() {
+        Endpoint endpoint = config.network().listeners().get(0);
+        String host = endpoint.host();
+        if (host != null && !host.isEmpty() && !host.equals("0.0.0.0") && !host.equals("::")) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    /** The port of the first listener, once started. */
+    public int boundPort() {
+        return network.boundPort();
+    }
+
+    public int brokerId() {
+        return config.brokerId();
+    }
+
+    public ZkCluster cluster() {
+        return cluster;
+    }
+
+    public LogManager logManager() {
+        return logManager;
+    }
+
+    public MetricsRegistry metrics() {
+        return metrics;
+    }
+
+    /** Stops the broker, cleanly; idempotent, and safe on a broker that failed to start. */
+    public void shutdown() {
+        if (state.getAndSet(State.STOPPED) == State.STOPPED) {
+            return;
+        }
+        LOG.info("Broker {} shutting down", config.brokerId());
+        purgatory.close();
+        if (!network.shutdown(config.shutdownTimeout())) {
+            LOG.warn("Requests still in progress after {}; their connections were closed", config.shutdownTimeout());
+        }
+        MetadataListener listener = assignmentListener;
+        if (listener != null) {
+            cluster.metadata().removeListener(listener);
+        }
+        cluster.close();
+        logManager.shutdown();
+        metrics.close();
+        LOG.info("Broker {} shut down", config.brokerId());
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+}

@@ -1,0 +1,124 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.TopicNames;
+import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.common.config.ConfigException;
+import io.millrace.common.errors.InvalidPartitionsException;
+import io.millrace.common.errors.TopicExistsException;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreateTopicsRequest;
+import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
+import io.millrace.common.protocol.message.CreateTopicsRequest.TopicConfig;
+import io.millrace.common.protocol.message.CreateTopicsResponse;
+import io.millrace.common.protocol.message.CreateTopicsResponse.CreatableTopicResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+
+/**
+ * Creates topics through the controller ({@link ZkCluster#createTopic}), after checking here what
+ * the controller cannot: the configs against the log's topic settings (INVALID_CONFIG), the
+ * replication factor (only 1, or -1 for the default; INVALID_REPLICATION_FACTOR) and manual
+ * assignments (not supported: INVALID_REPLICA_ASSIGNMENT). -1 partitions means
+ * {@code num.partitions}. With validate_only nothing is created. A topic named twice in one
+ * request fails with INVALID_REQUEST. The answer is sent, from whichever thread finishes last,
+ * once every topic is created or has failed (REQUEST_TIMED_OUT after the request's timeout).
+ */
+final class CreateTopicsHandler implements ApiHandler {
+
+    private final ZkCluster cluster;
+    private final BrokerConfig config;
+
+    CreateTopicsHandler(ZkCluster cluster, BrokerConfig config) {
+        this.cluster = cluster;
+        this.config = config;
+    }
+
+    @Override
+    public void handle(Request request) {
+        CreateTopicsRequest body = request.body();
+        Map<String, Long> counts = body.topics().stream()
+            .collect(Collectors.groupingBy(CreatableTopic::name, Collectors.counting()));
+        List<CompletableFuture<CreatableTopicResult>> results = new ArrayList<>();
+        for (CreatableTopic topic : body.topics()) {
+            CompletableFuture<Void> created = counts.get(topic.name()) > 1
+                ? CompletableFuture.failedFuture(new ApiException(Errors.INVALID_REQUEST, "Topic " + topic.name()
+                    + " is named more than once in the request"))
+                : create(topic, body.timeoutMs(), body.validateOnly());
+            results.add(created.handle((ok, failure) -> result(topic, failure)));
+        }
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) ->
+            request.respond(new CreateTopicsResponse(0, results.stream().map(CompletableFuture::join).toList())));
+    }
+
+    private CompletableFuture<Void> create(CreatableTopic topic, int timeoutMs, boolean validateOnly) {
+        int partitions;
+        Map<String, String> configs;
+        try {
+            partitions = validate(topic);
+            configs = configs(topic);
+            if (validateOnly && cluster.metadata().snapshot().hasTopic(topic.name())) {
+                throw new TopicExistsException("Topic " + topic.name() + " already exists");
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (validateOnly) {
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            return timeoutMs > 0
+                ? cluster.createTopic(topic.name(), partitions, configs, Duration.ofMillis(timeoutMs))
+                : cluster.createTopic(topic.name(), partitions, configs);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The partition count to create, after checking everything but the configs. */
+    private int validate(CreatableTopic topic) {
+        TopicNames.validate(topic.name());
+        if (!topic.assignments().isEmpty()) {
+            throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Manual replica assignment is not supported");
+        }
+        if (topic.replicationFactor() != -1 && topic.replicationFactor() != 1) {
+            throw new ApiException(Errors.INVALID_REPLICATION_FACTOR, "Millrace keeps one copy of each partition; "
+                + "replication factor " + topic.replicationFactor() + " is not possible");
+        }
+        int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
+        if (partitions < 1) {
+            throw new InvalidPartitionsException("Number of partitions must be at least 1, not " + topic.numPartitions());
+        }
+        return partitions;
+    }
+
+    /** The configs as a map, checked against the log's topic settings. */
+    private Map<String, String> configs(CreatableTopic topic) {
+        Map<String, String> configs = new HashMap<>();
+        for (TopicConfig c : topic.configs()) {
+            if (c.value() == null) {
+                throw new ConfigException("Topic config " + c.name() + " has no value");
+            }
+            if (configs.put(c.name(), c.value()) != null) {
+                throw new ApiException(Errors.INVALID_REQUEST, "Topic config " + c.name() + " is given twice");
+            }
+        }
+        config.log().withOverrides(configs);
+        return configs;
+    }
+
+    private CreatableTopicResult result(CreatableTopic topic, Throwable failure) {
+        if (failure == null) {
+            int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
+            return new CreatableTopicResult(topic.name(), null, Errors.NONE.code(), null, partitions, (short) 1, List.of());
+        }
+        Errors error = ServerErrors.forException(failure);
+        return new CreatableTopicResult(topic.name(), null, error.code(), ServerErrors.message(failure), -1, (short) -1,
+            null);
+    }
+}

@@ -1,0 +1,76 @@
+package io.millrace.broker.server;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.protocol.message.FetchRequest;
+import io.millrace.common.protocol.message.FetchRequest.FetchPartition;
+import io.millrace.common.protocol.message.FetchRequest.FetchTopic;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A fetch waiting for {@code min_bytes}: completed by the first append that brings enough, or by
+ * its timeout with whatever there is then. Whoever completes it first answers; the others find it
+ * done.
+ */
+final class DelayedFetch {
+
+    private final Request request;
+    private final FetchHandler handler;
+    private final FetchRequest body;
+    private final AtomicBoolean completed = new AtomicBoolean();
+    private volatile Future<?> timeout;
+
+    DelayedFetch(Request request, FetchHandler handler) {
+        this.request = request;
+        this.handler = handler;
+        this.body = request.body();
+    }
+
+    List<TopicPartition> partitions() {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (FetchTopic topic : body.topics()) {
+            for (FetchPartition partition : topic.partitions()) {
+                partitions.add(new TopicPartition(topic.topic(), partition.partition()));
+            }
+        }
+        return partitions;
+    }
+
+    boolean isCompleted() {
+        return completed.get();
+    }
+
+    void setTimeout(Future<?> timeout) {
+        this.timeout = timeout;
+    }
+
+    /** Answers if the partitions now hold enough; returns whether this fetch is done. */
+    boolean tryComplete() {
+        if (completed.get()) {
+            return true;
+        }
+        FetchHandler.FetchResult result = handler.read(body);
+        return result.isEnough(body.minBytes()) && complete(result);
+    }
+
+    /** Answers with what there is now: the wait is over. */
+    void expire() {
+        if (!completed.get()) {
+            complete(handler.read(body));
+        }
+    }
+
+    private boolean complete(FetchHandler.FetchResult result) {
+        if (!completed.compareAndSet(false, true)) {
+            return true;
+        }
+        Future<?> pending = timeout;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+        request.respondFetch(result.response());
+        return true;
+    }
+}

@@ -1,0 +1,113 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.log.FileSlice;
+import io.millrace.broker.log.Log;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.FetchRequest;
+import io.millrace.common.protocol.message.FetchRequest.FetchPartition;
+import io.millrace.common.protocol.message.FetchRequest.FetchTopic;
+import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.FetchResponse.FetchableTopicResponse;
+import io.millrace.common.protocol.message.FetchResponse.PartitionData;
+import io.millrace.common.protocol.types.RecordsPayload;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads each requested partition from its log, as file slices that go out with {@code sendfile}.
+ * Answers at once when there are at least {@code min_bytes}, a partition failed, or
+ * {@code max_wait_ms} is 0; otherwise the fetch waits in the {@link FetchPurgatory} until an
+ * append brings enough or the wait ends, without holding a request thread.
+ *
+ * <p>Byte limits follow Kafka: {@code max_bytes} for the whole response and
+ * {@code partition_max_bytes} per partition, except that the first partition with data returns at
+ * least one whole batch, so a batch larger than the limits never blocks a consumer. The high
+ * watermark is the log end offset (no replication), as is the last stable offset (no transactions).
+ */
+final class FetchHandler implements ApiHandler {
+
+    private static final RecordsPayload NO_RECORDS = RecordsPayload.of(ByteBuffer.allocate(0));
+
+    private final MetadataCache metadata;
+    private final LocalPartitions partitions;
+    private final FetchPurgatory purgatory;
+
+    FetchHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory) {
+        this.metadata = metadata;
+        this.partitions = partitions;
+        this.purgatory = purgatory;
+    }
+
+    @Override
+    public void handle(Request request) {
+        FetchRequest body = request.body();
+        FetchResult result = read(body);
+        if (body.maxWaitMs() <= 0 || result.isEnough(body.minBytes()) || body.topics().isEmpty()) {
+            request.respondFetch(result.response());
+            return;
+        }
+        purgatory.watch(new DelayedFetch(request, this), body.maxWaitMs());
+    }
+
+    /** Reads every partition of the fetch as it stands now. */
+    FetchResult read(FetchRequest body) {
+        ClusterSnapshot snapshot = metadata.snapshot();
+        ReadBudget budget = new ReadBudget(body.maxBytes());
+        List<FetchableTopicResponse> topics = new ArrayList<>(body.topics().size());
+        for (FetchTopic topic : body.topics()) {
+            List<PartitionData> results = new ArrayList<>(topic.partitions().size());
+            for (FetchPartition partition : topic.partitions()) {
+                results.add(readPartition(snapshot, topic.topic(), partition, budget));
+            }
+            topics.add(new FetchableTopicResponse(topic.topic(), results));
+        }
+        return new FetchResult(new FetchResponse(0, Errors.NONE.code(), 0, topics), budget.bytesRead, budget.failed);
+    }
+
+    private PartitionData readPartition(ClusterSnapshot snapshot, String topic, FetchPartition partition, ReadBudget budget) {
+        try {
+            Log log = partitions.leaderLog(snapshot, topic, partition.partition());
+            int limit = Math.max(0, Math.min(partition.partitionMaxBytes(), budget.remaining));
+            FileSlice slice = log.read(partition.fetchOffset(), limit, budget.minOneBatch);
+            budget.consumed(slice.sizeInBytes());
+            long highWatermark = log.logEndOffset(); // read after the slice, so it is never below the slice's end
+            RecordsPayload records = slice.isEmpty() ? NO_RECORDS : new FileSlicePayload(slice);
+            return PartitionData.of(partition.partition(), Errors.NONE, highWatermark, highWatermark, log.logStartOffset(),
+                records);
+        } catch (RuntimeException e) {
+            budget.failed = true;
+            return PartitionData.of(partition.partition(), ServerErrors.forException(e), -1L, -1L, -1L, NO_RECORDS);
+        }
+    }
+
+    /** What one pass over the partitions found. */
+    record FetchResult(FetchResponse response, long bytes, boolean anyFailed) {
+
+        boolean isEnough(int minBytes) {
+            return anyFailed || bytes >= minBytes;
+        }
+    }
+
+    /** The response's byte budget while reading its partitions in order. */
+    private static final class ReadBudget {
+        private int remaining;
+        private boolean minOneBatch = true;
+        private long bytesRead;
+        private boolean failed;
+
+        ReadBudget(int maxBytes) {
+            this.remaining = maxBytes;
+        }
+
+        void consumed(int bytes) {
+            if (bytes > 0) {
+                remaining = Math.max(0, remaining - bytes);
+                bytesRead += bytes;
+                minOneBatch = false;
+            }
+        }
+    }
+}

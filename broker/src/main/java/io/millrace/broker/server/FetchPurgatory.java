@@ -1,0 +1,109 @@
+package io.millrace.broker.server;
+
+import io.millrace.common.TopicPartition;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches waiting for data (Kafka's fetch purgatory, in small): each is watched on its partitions
+ * and completed by the first append to one of them that brings enough bytes, or by a timer thread
+ * when its {@code max_wait_ms} ends. No request thread ever waits here. Appends check only the
+ * fetches watching their partition.
+ */
+final class FetchPurgatory implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FetchPurgatory.class);
+
+    private final Map<TopicPartition, Set<DelayedFetch>> watchers = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+
+    FetchPurgatory(String name) {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = Executors.defaultThreadFactory().newThread(r);
+            t.setName(name + "-fetch-purgatory");
+            t.setDaemon(true);
+            return t;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        this.timer = executor;
+    }
+
+    /** Parks {@code fetch} until an append completes it or {@code maxWaitMs} passes. */
+    void watch(DelayedFetch fetch, long maxWaitMs) {
+        List<TopicPartition> partitions = fetch.partitions();
+        for (TopicPartition tp : partitions) {
+            watchers.compute(tp, (k, set) -> {
+                Set<DelayedFetch> watching = set != null ? set : ConcurrentHashMap.newKeySet();
+                watching.add(fetch);
+                return watching;
+            });
+        }
+        try {
+            fetch.setTimeout(timer.schedule(() -> expire(fetch, partitions), maxWaitMs, TimeUnit.MILLISECONDS));
+        } catch (RejectedExecutionException e) {
+            expire(fetch, partitions); // shutting down: answer with what there is
+            return;
+        }
+        // An append between the first read and the registration above would not have seen this fetch.
+        if (fetch.tryComplete()) {
+            unwatch(fetch, partitions);
+        }
+    }
+
+    /** Completes the fetches on {@code tp} that now have enough data. */
+    void onAppend(TopicPartition tp) {
+        Set<DelayedFetch> waiting = watchers.get(tp);
+        if (waiting == null) {
+            return;
+        }
+        for (DelayedFetch fetch : waiting) {
+            if (fetch.tryComplete()) {
+                unwatch(fetch, fetch.partitions());
+            }
+        }
+    }
+
+    /** The number of fetches waiting, for tests and metrics. */
+    int size() {
+        return (int) watchers.values().stream().flatMap(Set::stream).distinct().count();
+    }
+
+    private void expire(DelayedFetch fetch, List<TopicPartition> partitions) {
+        try {
+            fetch.expire();
+        } catch (RuntimeException e) {
+            LOG.error("Could not answer a waiting fetch", e);
+        } finally {
+            unwatch(fetch, partitions);
+        }
+    }
+
+    private void unwatch(DelayedFetch fetch, List<TopicPartition> partitions) {
+        for (TopicPartition tp : partitions) {
+            watchers.computeIfPresent(tp, (k, set) -> {
+                set.remove(fetch);
+                return set.isEmpty() ? null : set;
+            });
+        }
+    }
+
+    /** Answers every waiting fetch with what there is now, and stops the timer. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        for (Set<DelayedFetch> waiting : watchers.values()) {
+            for (DelayedFetch fetch : waiting) {
+                expire(fetch, fetch.partitions());
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.log.Log;
+import io.millrace.broker.log.TimestampAndOffset;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ListOffsetsRequest;
+import io.millrace.common.protocol.message.ListOffsetsRequest.ListOffsetsPartition;
+import io.millrace.common.protocol.message.ListOffsetsRequest.ListOffsetsTopic;
+import io.millrace.common.protocol.message.ListOffsetsResponse;
+import io.millrace.common.protocol.message.ListOffsetsResponse.ListOffsetsPartitionResponse;
+import io.millrace.common.protocol.message.ListOffsetsResponse.ListOffsetsTopicResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Offsets by time, version 1 and later semantics: -2 the log start offset, -1 (and, without
+ * tiered storage, -4) the log end offset, both with timestamp -1; otherwise the first record at or
+ * after the timestamp, with its timestamp, or offset and timestamp -1 when every record is older.
+ * -3 (the record with the largest timestamp) is not served yet: INVALID_REQUEST.
+ */
+final class ListOffsetsHandler implements ApiHandler {
+
+    private final MetadataCache metadata;
+    private final LocalPartitions partitions;
+
+    ListOffsetsHandler(MetadataCache metadata, LocalPartitions partitions) {
+        this.metadata = metadata;
+        this.partitions = partitions;
+    }
+
+    @Override
+    public void handle(Request request) {
+        ListOffsetsRequest body = request.body();
+        ClusterSnapshot snapshot = metadata.snapshot();
+        List<ListOffsetsTopicResponse> topics = new ArrayList<>(body.topics().size());
+        for (ListOffsetsTopic topic : body.topics()) {
+            List<ListOffsetsPartitionResponse> results = new ArrayList<>(topic.partitions().size());
+            for (ListOffsetsPartition partition : topic.partitions()) {
+                results.add(lookUp(snapshot, topic.name(), partition));
+            }
+            topics.add(new ListOffsetsTopicResponse(topic.name(), results));
+        }
+        request.respond(new ListOffsetsResponse(0, topics));
+    }
+
+    private ListOffsetsPartitionResponse lookUp(ClusterSnapshot snapshot, String topic, ListOffsetsPartition partition) {
+        int index = partition.partitionIndex();
+        try {
+            Log log = partitions.leaderLog(snapshot, topic, index);
+            Optional<TimestampAndOffset> found = log.offsetForTimestamp(logTimestamp(partition.timestamp()));
+            return found.map(f -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), f.timestamp(), f.offset(), -1))
+                .orElseGet(() -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, -1L, -1));
+        } catch (RuntimeException e) {
+            return new ListOffsetsPartitionResponse(index, ServerErrors.forException(e).code(), -1L, -1L, -1);
+        }
+    }
+
+    private static long logTimestamp(long requested) {
+        if (requested == ListOffsetsRequest.EARLIEST_LOCAL_TIMESTAMP) {
+            return ListOffsetsRequest.EARLIEST_TIMESTAMP;
+        }
+        if (requested < 0 && requested != ListOffsetsRequest.EARLIEST_TIMESTAMP
+            && requested != ListOffsetsRequest.LATEST_TIMESTAMP) {
+            throw new ApiException(Errors.INVALID_REQUEST, "Timestamp " + requested + " is not served");
+        }
+        return requested;
+    }
+}

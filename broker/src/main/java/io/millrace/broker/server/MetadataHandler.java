@@ -1,0 +1,106 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.BrokerInfo;
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.TopicMetadata;
+import io.millrace.broker.cluster.TopicNames;
+import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.common.errors.TopicExistsException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.MetadataRequest;
+import io.millrace.common.protocol.message.MetadataResponse;
+import io.millrace.common.protocol.types.Uuids;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brokers, controller, topics, partitions and leaders from one snapshot of the metadata cache. A
+ * topic that does not exist is created when both the request and {@code auto.create.topics.enable}
+ * allow it, with {@code num.partitions} partitions, and answered LEADER_NOT_AVAILABLE meanwhile
+ * (Kafka's answer under ZooKeeper), so the client asks again; otherwise UNKNOWN_TOPIC_OR_PARTITION.
+ * A partition whose broker is not live is answered LEADER_NOT_AVAILABLE with leader -1.
+ */
+final class MetadataHandler implements ApiHandler {
+
+    static final String CLUSTER_ID = "millrace";
+    private static final Logger LOG = LoggerFactory.getLogger(MetadataHandler.class);
+
+    private final ZkCluster cluster;
+    private final BrokerConfig config;
+
+    MetadataHandler(ZkCluster cluster, BrokerConfig config) {
+        this.cluster = cluster;
+        this.config = config;
+    }
+
+    @Override
+    public void handle(Request request) {
+        MetadataRequest body = request.body();
+        ClusterSnapshot snapshot = cluster.metadata().snapshot();
+        List<MetadataResponse.Topic> topics = new ArrayList<>();
+        if (body.topics() == null) {
+            snapshot.topics().forEach(name -> topics.add(describe(snapshot, snapshot.topic(name).orElseThrow())));
+        } else {
+            for (MetadataRequest.Topic asked : body.topics()) {
+                topics.add(answer(snapshot, asked, body.allowAutoTopicCreation()));
+            }
+        }
+        List<MetadataResponse.Broker> brokers = new ArrayList<>();
+        for (BrokerInfo broker : snapshot.liveBrokers()) {
+            brokers.add(new MetadataResponse.Broker(broker.id(), broker.host(), broker.port(), broker.rack()));
+        }
+        request.respond(new MetadataResponse(0, brokers, CLUSTER_ID, snapshot.controllerId(), topics,
+            MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS, Errors.NONE.code()));
+    }
+
+    private MetadataResponse.Topic answer(ClusterSnapshot snapshot, MetadataRequest.Topic asked, boolean allowAutoCreate) {
+        if (asked.name() == null) {
+            return new MetadataResponse.Topic(Errors.UNKNOWN_TOPIC_ID.code(), null, asked.topicId(), false, List.of(),
+                MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
+        }
+        return snapshot.topic(asked.name()).map(t -> describe(snapshot, t))
+            .orElseGet(() -> missing(asked.name(), allowAutoCreate && config.autoCreateTopicsEnable()));
+    }
+
+    private MetadataResponse.Topic missing(String name, boolean create) {
+        Errors error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
+        if (!TopicNames.isValid(name)) {
+            error = Errors.INVALID_TOPIC_EXCEPTION;
+        } else if (create) {
+            autoCreate(name);
+            error = Errors.LEADER_NOT_AVAILABLE;
+        }
+        return new MetadataResponse.Topic(error.code(), name, Uuids.ZERO, false, List.of(),
+            MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
+    }
+
+    private void autoCreate(String name) {
+        cluster.createTopic(name, config.numPartitions(), Map.of()).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                LOG.info("Created topic {} with {} partitions on a client's metadata request", name, config.numPartitions());
+            } else if (!(unwrap(failure) instanceof TopicExistsException)) {
+                LOG.warn("Could not create topic {} automatically: {}", name, unwrap(failure).toString());
+            }
+        });
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure.getCause() != null && failure instanceof java.util.concurrent.CompletionException
+            ? failure.getCause() : failure;
+    }
+
+    private static MetadataResponse.Topic describe(ClusterSnapshot snapshot, TopicMetadata topic) {
+        List<MetadataResponse.Partition> partitions = new ArrayList<>(topic.partitionCount());
+        topic.assignment().forEach((partition, broker) -> {
+            boolean live = snapshot.isLive(broker);
+            Errors error = live ? Errors.NONE : Errors.LEADER_NOT_AVAILABLE;
+            partitions.add(new MetadataResponse.Partition(error.code(), partition, live ? broker : -1, -1,
+                List.of(broker), live ? List.of(broker) : List.of(), live ? List.of() : List.of(broker)));
+        });
+        return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), Uuids.ZERO, false, partitions,
+            MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
+    }
+}

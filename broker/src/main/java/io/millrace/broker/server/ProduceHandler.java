@@ -1,0 +1,116 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.log.Log;
+import io.millrace.broker.log.LogAppendInfo;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ProduceRequest;
+import io.millrace.common.protocol.message.ProduceRequest.PartitionData;
+import io.millrace.common.protocol.message.ProduceRequest.TopicData;
+import io.millrace.common.protocol.message.ProduceResponse;
+import io.millrace.common.protocol.message.ProduceResponse.PartitionResponse;
+import io.millrace.common.protocol.message.ProduceResponse.TopicResponse;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends each partition's batches to its log, in the request's buffer (the log rewrites the
+ * offsets in place). Each partition succeeds or fails alone: a bad batch, an unknown partition or
+ * one led elsewhere fails that partition with nothing appended to it. acks=1 and acks=-1 are
+ * answered after the append (-1 means the leader alone until there is replication); acks=0 gets no
+ * answer, and the connection is closed if a partition failed, as Kafka does, so that the client
+ * notices.
+ */
+final class ProduceHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProduceHandler.class);
+
+    private final MetadataCache metadata;
+    private final LocalPartitions partitions;
+    private final FetchPurgatory purgatory;
+
+    ProduceHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory) {
+        this.metadata = metadata;
+        this.partitions = partitions;
+        this.purgatory = purgatory;
+    }
+
+    @Override
+    public void handle(Request request) {
+        ProduceRequest body = request.body();
+        ClusterSnapshot snapshot = metadata.snapshot();
+        Errors refusal = refusal(body);
+        List<TopicResponse> responses = new ArrayList<>(body.topicData().size());
+        boolean anyFailed = false;
+        for (TopicData topic : body.topicData()) {
+            List<PartitionResponse> results = new ArrayList<>(topic.partitionData().size());
+            for (PartitionData partition : topic.partitionData()) {
+                PartitionResponse result = refusal != Errors.NONE
+                    ? failed(partition.index(), new ApiException(refusal, null))
+                    : append(snapshot, topic.name(), partition);
+                anyFailed |= result.errorCode() != Errors.NONE.code();
+                results.add(result);
+            }
+            responses.add(new TopicResponse(topic.name(), results));
+        }
+        answer(request, body.acks(), anyFailed, new ProduceResponse(responses, 0));
+    }
+
+    private static Errors refusal(ProduceRequest body) {
+        if (body.acks() != 0 && body.acks() != 1 && body.acks() != -1) {
+            return Errors.INVALID_REQUIRED_ACKS;
+        }
+        return body.transactionalId() != null ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : Errors.NONE;
+    }
+
+    private static void answer(Request request, short acks, boolean anyFailed, ProduceResponse response) {
+        if (acks != 0) {
+            request.respond(response);
+        } else if (anyFailed) {
+            LOG.info("Closing the connection of {}: an acks=0 produce failed ({})", request, errors(response));
+            request.close();
+        } else {
+            request.noResponse();
+        }
+    }
+
+    private static String errors(ProduceResponse response) {
+        StringBuilder out = new StringBuilder();
+        for (TopicResponse topic : response.responses()) {
+            for (PartitionResponse p : topic.partitionResponses()) {
+                if (p.errorCode() != Errors.NONE.code()) {
+                    out.append(topic.name()).append('-').append(p.index()).append(": ").append(p.error()).append(' ');
+                }
+            }
+        }
+        return out.toString().trim();
+    }
+
+    private PartitionResponse append(ClusterSnapshot snapshot, String topic, PartitionData partition) {
+        try {
+            Log log = partitions.leaderLog(snapshot, topic, partition.index());
+            ByteBuffer records = partition.records();
+            if (records == null || !records.hasRemaining()) {
+                throw new InvalidRecordException("The produce request has no records for " + topic + "-" + partition.index());
+            }
+            LogAppendInfo info = log.append(records);
+            purgatory.onAppend(new TopicPartition(topic, partition.index()));
+            return PartitionResponse.of(partition.index(), Errors.NONE, info.firstOffset(), info.logAppendTime(),
+                log.logStartOffset());
+        } catch (RuntimeException e) {
+            return failed(partition.index(), e);
+        }
+    }
+
+    private static PartitionResponse failed(int partition, RuntimeException e) {
+        Errors error = ServerErrors.forException(e);
+        return new PartitionResponse(partition, error.code(), -1L, -1L, -1L, List.of(), ServerErrors.message(e));
+    }
+}

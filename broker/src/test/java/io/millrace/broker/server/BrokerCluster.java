@@ -1,0 +1,131 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.ClusterConfig;
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.log.LogConfig;
+import io.millrace.broker.network.NetworkConfig;
+import io.millrace.common.utils.Time;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import io.millrace.testkit.TestDirs;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.rules.ExternalResource;
+
+/**
+ * Millrace brokers in this JVM on one {@link EmbeddedZooKeeper}, each listening on a free loopback
+ * port with its own log directory; shut down and deleted after the test.
+ */
+final class BrokerCluster extends ExternalResource {
+
+    private final EmbeddedZooKeeper zookeeper;
+    private final int size;
+    private final Map<String, Object> overrides;
+    private final List<Broker> brokers = new ArrayList<>();
+    private final List<Path> dirs = new ArrayList<>();
+
+    BrokerCluster(EmbeddedZooKeeper zookeeper, int size, Map<String, Object> overrides) {
+        this.zookeeper = zookeeper;
+        this.size = size;
+        this.overrides = overrides;
+    }
+
+    @Override
+    protected void before() throws Throwable {
+        for (int id = 0; id < size; id++) {
+            dirs.add(TestDirs.create("broker-" + id));
+            brokers.add(null);
+            start(id);
+        }
+    }
+
+    @Override
+    protected void after() {
+        brokers.forEach(b -> {
+            if (b != null) {
+                b.shutdown();
+            }
+        });
+        dirs.forEach(TestDirs::delete);
+    }
+
+    Map<String, Object> config(int id) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ClusterConfig.BROKER_ID_CONFIG, id);
+        props.put(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeper.connectString());
+        props.put(ClusterConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        props.put(NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:0");
+        props.put(NetworkConfig.NUM_IO_THREADS_CONFIG, 4);
+        props.put(NetworkConfig.NUM_NETWORK_THREADS_CONFIG, 2);
+        props.put(LogConfig.LOG_DIRS_CONFIG, dirs.get(id).toString());
+        props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
+        props.putAll(overrides);
+        return props;
+    }
+
+    Broker start(int id) throws InterruptedException {
+        Broker broker = new Broker(new BrokerConfig(config(id)), Time.SYSTEM);
+        brokers.set(id, broker);
+        broker.startup();
+        return broker;
+    }
+
+    void stop(int id) {
+        brokers.get(id).shutdown();
+        brokers.set(id, null);
+    }
+
+    Broker broker(int id) {
+        return brokers.get(id);
+    }
+
+    String bootstrapServers() {
+        return brokers.stream().filter(b -> b != null).map(b -> "127.0.0.1:" + b.boundPort())
+            .collect(Collectors.joining(","));
+    }
+
+    Properties clientProps() {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrapServers());
+        return props;
+    }
+
+    /** Creates a topic and waits until every partition's leader has opened its log. */
+    void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
+        Broker any = brokers.stream().filter(b -> b != null).findFirst().orElseThrow();
+        any.cluster().createTopic(topic, partitions, configs).get(30, TimeUnit.SECONDS);
+        awaitLogs(topic, partitions);
+    }
+
+    void awaitLogs(String topic, int partitions) {
+        Conditions.waitUntil(() -> {
+            for (int p = 0; p < partitions; p++) {
+                if (!hasLeaderLog(topic, p)) {
+                    return false;
+                }
+            }
+            return true;
+        }, 30_000, "the logs of " + topic);
+    }
+
+    private boolean hasLeaderLog(String topic, int partition) {
+        for (Broker b : brokers) {
+            if (b == null) {
+                continue;
+            }
+            ClusterSnapshot snapshot = b.cluster().metadata().snapshot();
+            int leader = snapshot.leader(topic, partition);
+            if (leader < 0 || brokers.get(leader) == null
+                || brokers.get(leader).logManager().getLog(topic, partition).isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

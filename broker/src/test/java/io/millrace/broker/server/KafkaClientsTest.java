@@ -1,0 +1,200 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** A single Millrace broker against Apache Kafka's own Java producer, consumer and admin client. */
+public class KafkaClientsTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClientsTest.class);
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of());
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
+
+    @Test
+    public void everyCompressionTypeAndAcksSettingProducesRecordsThatAConsumerReadsBackEqual() throws Exception {
+        String topic = "all-codecs";
+        int partitions = 4;
+        CLUSTER.createTopic(topic, partitions, Map.of());
+        Map<Integer, List<Records>> sent = new TreeMap<>();
+        int perRun = 500;
+        long start = System.nanoTime();
+        int total = 0;
+        for (String compression : List.of("none", "gzip", "snappy", "lz4", "zstd")) {
+            for (String acks : List.of("0", "1", "all")) {
+                produce(topic, compression, acks, perRun, total, sent);
+                total += perRun;
+            }
+        }
+        double produceSeconds = (System.nanoTime() - start) / 1e9;
+        Map<Integer, List<Records>> read = Records.readAll(CLUSTER.clientProps(), topic, partitions, total);
+        LOG.info("Produced {} records in 15 producer runs in {} s; read back in {} s total", total,
+            String.format("%.2f", produceSeconds), String.format("%.2f", (System.nanoTime() - start) / 1e9));
+        assertSameRecords(sent, read);
+    }
+
+    private static long appended(String topic) {
+        long total = 0;
+        for (int p = 0; p < 4; p++) {
+            total += CLUSTER.broker(0).logManager().getLog(topic, p).orElseThrow().logEndOffset();
+        }
+        return total;
+    }
+
+    static void assertSameRecords(Map<Integer, List<Records>> sent, Map<Integer, List<Records>> read) {
+        Map<Integer, Integer> sentCounts = new TreeMap<>();
+        Map<Integer, Integer> readCounts = new TreeMap<>();
+        sent.forEach((p, r) -> sentCounts.put(p, r.size()));
+        read.forEach((p, r) -> readCounts.put(p, r.size()));
+        assertEquals("records per partition", sentCounts, readCounts);
+        for (Integer p : sent.keySet()) {
+            for (int i = 0; i < sent.get(p).size(); i++) {
+                assertEquals("partition " + p + ", record " + i, sent.get(p).get(i), read.get(p).get(i));
+            }
+        }
+    }
+
+    private static void produce(String topic, String compression, String acks, int count, int base,
+                                Map<Integer, List<Records>> sent) throws Exception {
+        Properties props = CLUSTER.clientProps();
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        props.put("compression.type", compression);
+        props.put("acks", acks);
+        props.put("linger.ms", "5");
+        if (!acks.equals("all")) {
+            props.put("enable.idempotence", "false");
+            props.put("max.in.flight.requests.per.connection", "1");
+        }
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> acked = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int n = base + i;
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, n % 4, 1_700_000_000_000L + n,
+                    utf8("key-" + n), utf8(compression + "/" + acks + " value " + n + " " + "x".repeat(n % 50)),
+                    List.of(new RecordHeader("codec", utf8(compression)), new RecordHeader("n", utf8(Integer.toString(n)))));
+                sent.computeIfAbsent(n % 4, k -> new ArrayList<>()).add(Records.of(record));
+                acked.add(producer.send(record));
+            }
+            producer.flush();
+            for (var f : acked) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            if (acks.equals("0")) {
+                // The network layer drops frames still queued behind a request when the client closes
+                // its connection (docs/network.md), so wait for the appends before closing the producer.
+                Conditions.waitUntil(() -> appended(topic) == base + count, "acks=0 records appended");
+            }
+        }
+    }
+
+    @Test
+    public void theAdminClientCreatesDescribesListsOffsetsOfAndDeletesTopics() throws Exception {
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            admin.createTopics(List.of(new NewTopic("admin-topic", 3, (short) 1)
+                .configs(Map.of("retention.ms", "3600000")))).all().get(30, TimeUnit.SECONDS);
+            TopicDescription description = admin.describeTopics(List.of("admin-topic")).allTopicNames()
+                .get(30, TimeUnit.SECONDS).get("admin-topic");
+            assertEquals(3, description.partitions().size());
+            assertEquals(0, description.partitions().get(0).leader().id());
+
+            CLUSTER.awaitLogs("admin-topic", 3);
+            produceTimestamped("admin-topic", 1, 10);
+            TopicPartition tp = new TopicPartition("admin-topic", 1);
+            assertEquals(0, offset(admin, tp, OffsetSpec.earliest()));
+            assertEquals(10, offset(admin, tp, OffsetSpec.latest()));
+            assertEquals(4, offset(admin, tp, OffsetSpec.forTimestamp(1_000L + 4)));
+            assertEquals(-1, offset(admin, tp, OffsetSpec.forTimestamp(1_000_000L)));
+
+            admin.deleteTopics(List.of("admin-topic")).all().get(30, TimeUnit.SECONDS);
+            assertTrue(!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("admin-topic"));
+        }
+    }
+
+    @Test
+    public void theAdminClientGetsKafkasErrorsForBadTopicCreations() throws Exception {
+        CLUSTER.createTopic("exists", 1, Map.of());
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            expect(TopicExistsException.class, () -> admin.createTopics(List.of(new NewTopic("exists", 1, (short) 1))).all().get());
+            expect(InvalidConfigurationException.class, () -> admin.createTopics(List.of(new NewTopic("bad-config", 1, (short) 1)
+                .configs(Map.of("retention.ms", "soon")))).all().get());
+            expect(InvalidConfigurationException.class, () -> admin.createTopics(List.of(new NewTopic("unknown-config", 1, (short) 1)
+                .configs(Map.of("no.such.setting", "1")))).all().get());
+            expect(InvalidReplicationFactorException.class, () -> admin.createTopics(List.of(new NewTopic("replicated", 1, (short) 3)))
+                .all().get());
+            admin.createTopics(List.of(new NewTopic("validated", 2, (short) 1)),
+                new org.apache.kafka.clients.admin.CreateTopicsOptions().validateOnly(true)).all().get();
+            Set<String> names = admin.listTopics().names().get();
+            assertTrue(names.contains("exists"));
+            assertTrue(!names.contains("validated") && !names.contains("bad-config") && !names.contains("replicated"));
+        }
+    }
+
+    private static long offset(Admin admin, TopicPartition tp, OffsetSpec spec) throws Exception {
+        ListOffsetsResult.ListOffsetsResultInfo info = admin.listOffsets(Map.of(tp, spec)).partitionResult(tp)
+            .get(30, TimeUnit.SECONDS);
+        return info.offset();
+    }
+
+    private static void produceTimestamped(String topic, int partition, int count) throws Exception {
+        Properties props = CLUSTER.clientProps();
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (int i = 0; i < count; i++) {
+                producer.send(new ProducerRecord<>(topic, partition, 1_000L + i, null, utf8("v" + i))).get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static void expect(Class<? extends Throwable> type, ThrowingRunnable call) throws Exception {
+        try {
+            call.run();
+            fail("expected " + type.getSimpleName());
+        } catch (ExecutionException e) {
+            assertEquals(e.getCause().toString(), type, e.getCause().getClass());
+        }
+    }
+
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
