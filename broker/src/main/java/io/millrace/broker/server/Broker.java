@@ -110,6 +110,11 @@ public final class Broker implements AutoCloseable {
         return logManager;
     }
 
+    /** The fetches waiting for data, for tests. */
+    FetchPurgatory purgatory() {
+        return purgatory;
+    }
+
     public MetricsRegistry metrics() {
         return metrics;
     }
