@@ -52,6 +52,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean waitingForQueue;
     private boolean muted;
     private volatile boolean open;
+    /** The broker decided to close this connection: frames not yet started are dropped. */
+    private boolean closing;
     private long lastActiveNanos;
     private ScheduledFuture<?> idleTimer;
 
@@ -86,7 +88,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         }
         ByteBuf frame = (ByteBuf) msg;
         shared.metrics.requestReceived();
-        if (!open || shared.inFlight.isDraining()) {
+        if (closing || shared.inFlight.isDraining()) {
             frame.release();
             return;
         }
@@ -107,9 +109,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         if (idleTimer != null) {
             idleTimer.cancel(false);
         }
-        discardPending();
-        if (waitingForQueue) {
-            shared.pool.stopWaiting(this);
+        // Frames the client sent before it closed are still carried out, one at a time, as Kafka
+        // does: an acks=0 producer pipelines requests and closes without waiting for any answer.
+        // Their responses have nowhere to go and are dropped. Only a close the broker decided on
+        // (or a shutdown) drops frames not yet started.
+        if (closing) {
+            discardPending();
+            if (waitingForQueue) {
+                shared.pool.stopWaiting(this);
+            }
         }
         shared.metrics.connectionClosed();
         log.debug("Connection {} closed", connectionId);
@@ -130,12 +138,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /** Hands the oldest pending frame to the pool unless a request is in progress; unmutes when none is left. */
     private void dispatchNext() {
-        if (inProgress != null || waitingForQueue || !open) {
+        if (inProgress != null || waitingForQueue || closing) {
             return;
         }
         ChannelRequestContext next = pending.peek();
         if (next == null) {
-            unmute();
+            if (open) {
+                unmute();
+            }
             return;
         }
         if (!shared.inFlight.tryAcquire()) {
@@ -164,7 +174,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private void retryAfterQueueSpace() {
         waitingForQueue = false;
-        if (!open) {
+        if (closing) {
             shared.pool.wakeOne(); // this connection is gone: give the free slot to the next one
             return;
         }
@@ -190,7 +200,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 writeResponse(request);
                 break;
             case CLOSE:
-                open = false; // before finish(), so that no pending frame is dispatched
+                closing = true; // before finish(), so that no pending frame is dispatched
+                open = false;
                 ctx.close();
                 finish(request);
                 break;

@@ -131,8 +131,39 @@ public class NetworkServerTest {
     }
 
     @Test
-    public void closeConnectionClosesOnlyThatConnection() throws Exception {
+    public void framesSentBeforeTheClientClosesAreStillHandledInOrder() throws Exception {
+        List<String> handled = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         RequestHandler handler = (context, payload) -> {
+            String text = payload.toString(StandardCharsets.UTF_8);
+            try {
+                if (text.equals("first")) {
+                    release.await();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            handled.add(text);
+            context.noResponse();
+        };
+        NetworkServer server = servers.start(handler);
+        TestClient client = servers.connect(server);
+        client.send("first");
+        client.send("second");
+        client.send("third");
+        Conditions.waitUntil(() -> server.metrics().requestTotal() == 3, "all three frames received");
+        client.close();
+        Conditions.waitUntil(() -> server.metrics().connectionCount() == 0, "the client's close is seen");
+        release.countDown();
+        Conditions.waitUntil(() -> handled.size() == 3, "the frames queued behind the first are handled");
+        assertEquals(List.of("first", "second", "third"), handled);
+    }
+
+    @Test
+    public void closeConnectionClosesOnlyThatConnection() throws Exception {
+        List<String> handled = java.util.Collections.synchronizedList(new ArrayList<>());
+        RequestHandler handler = (context, payload) -> {
+            handled.add(payload.toString(StandardCharsets.UTF_8));
             if (payload.toString(StandardCharsets.UTF_8).equals("garbage")) {
                 context.closeConnection();
             } else {
@@ -148,6 +179,8 @@ public class NetworkServerTest {
         good.send("fine");
         assertEquals("fine", good.receiveString());
         Conditions.waitUntil(() -> server.metrics().connectionCount() == 1, "the closed connection is counted out");
+        assertEquals("a frame queued behind the one that closed the connection is dropped",
+            List.of("garbage", "fine"), handled);
     }
 
     @Test
