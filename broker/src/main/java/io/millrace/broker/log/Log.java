@@ -1,0 +1,713 @@
+package io.millrace.broker.log;
+
+import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.errors.KafkaStorageException;
+import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.TimestampType;
+import io.millrace.common.utils.Time;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log of one partition: a directory {@code <topic>-<partition>} of {@link LogSegment}s, the
+ * last of which (the active segment) takes appends. The base offsets of the segments are kept
+ * sorted in memory, so finding the segment of an offset is a binary search (the 2011 paper's
+ * design), followed by the segment's offset index and a short scan.
+ *
+ * <p>Thread-safety: any number of threads may call any method; appends are serialized by a lock
+ * and reads take no lock. A reader sees a consistent prefix of the log: the writer publishes
+ * the new end (offset, segment, byte position) in one volatile write after the bytes are in the
+ * file, and reads never look past the end they read first, so no reader sees a half-written
+ * batch. Flushes, retention and close serialize on a second lock, taken before the append lock.
+ *
+ * <p>Durability: {@link #append} returns once the bytes are in the page cache; it never fsyncs.
+ * Fsyncs happen on the {@link LogFlusher} thread when the flush policy ({@code flush.messages},
+ * {@code flush.ms}) asks, when a segment rolls, on {@link #flush()} and on {@link #close()}. The
+ * {@link #recoveryPoint()} is the first offset not yet known to be on disk; {@link #awaitFlushed}
+ * completes once it passes an offset. After a crash, everything below the last checkpointed
+ * recovery point loads as it is and everything from it on is validated batch by batch.
+ *
+ * <p>An {@link IOException} takes the log's whole directory offline through the
+ * {@link LogDirFailureChannel}; from then on every method throws {@link KafkaStorageException}.
+ */
+public final class Log implements Closeable {
+
+    /** {@link #offsetForTimestamp} of this gives the log start offset (Kafka's ListOffsets -2). */
+    public static final long EARLIEST_TIMESTAMP = -2L;
+    /** {@link #offsetForTimestamp} of this gives the log end offset (Kafka's ListOffsets -1). */
+    public static final long LATEST_TIMESTAMP = -1L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Log.class);
+
+    private final Path dir;
+    private final Path parentDir;
+    private final TopicPartition topicPartition;
+    private final LogContext context;
+    private final boolean ownsFlusher;
+    private volatile LogConfig config;
+
+    private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Long, CompletableFuture<Void>> flushWaiters = new ConcurrentSkipListMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Object flushLock = new Object();
+
+    private volatile EndPosition end;
+    private volatile long logStartOffset;
+    private volatile long recoveryPoint;
+    private volatile long lastFlushMs;
+    private volatile boolean closed;
+    // A segment file was created or renamed since the directory was last fsynced.
+    private volatile boolean dirDirty;
+
+    private Log(Path dir, LogConfig config, LogContext context, boolean ownsFlusher) {
+        this.dir = dir;
+        this.parentDir = LogDirFailureChannel.normalize(dir).getParent();
+        this.topicPartition = LogFileNames.parsePartitionDirName(dir.getFileName().toString());
+        this.config = config;
+        this.context = context;
+        this.ownsFlusher = ownsFlusher;
+    }
+
+    /**
+     * Opens (or creates) the log in {@code dir}, outside any {@link LogManager}: it gets its own
+     * flusher thread, deletes segments at once, and since it has no checkpoint it validates
+     * every batch of every segment on the way in.
+     */
+    public static Log open(Path dir, LogConfig config, Time time) {
+        return open(dir, config, LogContext.standalone(time), 0L, false, true);
+    }
+
+    /**
+     * Opens (or creates) the log in {@code dir}. After a clean shutdown the segments load as
+     * they are (the indexes after a sanity check); otherwise every segment from the one holding
+     * {@code recoveryPoint} on is recovered, and the log cut at the first damaged batch.
+     */
+    public static Log open(Path dir, LogConfig config, LogContext context, long recoveryPoint, boolean hadCleanShutdown) {
+        return open(dir, config, context, recoveryPoint, hadCleanShutdown, false);
+    }
+
+    private static Log open(Path dir, LogConfig config, LogContext context, long recoveryPoint, boolean hadCleanShutdown,
+                            boolean ownsFlusher) {
+        Log log = new Log(dir, config, context, ownsFlusher);
+        try {
+            log.load(recoveryPoint, hadCleanShutdown);
+            return log;
+        } catch (IOException e) {
+            log.segments.values().forEach(LogSegment::closeQuietly);
+            throw log.offline("load", e);
+        }
+    }
+
+    // ---- loading ----------------------------------------------------------------------------
+
+    private void load(long checkpointedRecoveryPoint, boolean hadCleanShutdown) throws IOException {
+        Files.createDirectories(dir);
+        removeLeftoverFiles();
+        for (long baseOffset : segmentBaseOffsetsOnDisk()) {
+            segments.put(baseOffset, LogSegment.open(dir, baseOffset, config, context));
+        }
+        recoverSegments(hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint));
+        if (segments.isEmpty()) {
+            segments.put(0L, LogSegment.create(dir, 0L, config, context));
+            dirDirty = true;
+        }
+        LogSegment active = segments.lastEntry().getValue();
+        for (LogSegment segment : segments.headMap(active.baseOffset()).values()) {
+            segment.onBecomeInactive();
+        }
+        active.resizeIndexes(config.maxIndexSize());
+        long endOffset = active.readNextOffset();
+        end = new EndPosition(endOffset, active, active.size());
+        logStartOffset = segments.firstKey();
+        if (dirDirty) {
+            IoUtils.fsyncDirectory(dir);
+            dirDirty = false;
+        }
+        recoveryPoint = endOffset;
+        lastFlushMs = context.time().milliseconds();
+        LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
+    }
+
+    /**
+     * Recovers the segments that may hold unflushed data (from the one holding the recovery
+     * point on; none after a clean shutdown) and any segment whose indexes fail their checks.
+     * The first segment that recovery truncates ends the log: the segments after it go.
+     */
+    private void recoverSegments(OptionalLong unflushedFrom) throws IOException {
+        Long firstUnflushed = unflushedFrom.isPresent() ? segments.floorKey(unflushedFrom.getAsLong()) : null;
+        for (LogSegment segment : List.copyOf(segments.values())) {
+            boolean unflushed = unflushedFrom.isPresent() && (firstUnflushed == null || segment.baseOffset() >= firstUnflushed);
+            String problem = unflushed ? "it may hold data not flushed before an unclean shutdown" : segment.indexProblem();
+            if (problem == null) {
+                continue;
+            }
+            LOG.info("Recovering segment {} because {}", segment.logFile(), problem);
+            int truncated = segment.recover();
+            segment.flush();
+            if (truncated > 0) {
+                dropSegmentsAfter(segment);
+                return;
+            }
+        }
+    }
+
+    private void dropSegmentsAfter(LogSegment damaged) throws IOException {
+        for (LogSegment later : List.copyOf(segments.tailMap(damaged.baseOffset(), false).values())) {
+            LOG.warn("Recovery dropped segment {} ({} bytes, offsets from {}) because the earlier segment {} was cut short",
+                later.logFile(), later.size(), later.baseOffset(), damaged.logFile());
+            segments.remove(later.baseOffset());
+            later.deleteFiles();
+            dirDirty = true;
+        }
+    }
+
+    /** Removes what interrupted renames and deletes left behind, and index files without a {@code .log}. */
+    private void removeLeftoverFiles() throws IOException {
+        TreeSet<Long> logs = segmentBaseOffsetsOnDisk();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                OptionalLong index = LogFileNames.baseOffset(file, LogFileNames.INDEX_SUFFIX);
+                OptionalLong timeIndex = LogFileNames.baseOffset(file, LogFileNames.TIME_INDEX_SUFFIX);
+                boolean orphan = (index.isPresent() && !logs.contains(index.getAsLong()))
+                    || (timeIndex.isPresent() && !logs.contains(timeIndex.getAsLong()));
+                if (orphan || LogFileNames.isLeftover(file)) {
+                    LOG.info("Removing leftover file {}", file);
+                    Files.deleteIfExists(file);
+                    dirDirty = true;
+                }
+            }
+        }
+    }
+
+    private TreeSet<Long> segmentBaseOffsetsOnDisk() throws IOException {
+        TreeSet<Long> baseOffsets = new TreeSet<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + LogFileNames.LOG_SUFFIX)) {
+            for (Path file : files) {
+                LogFileNames.baseOffset(file, LogFileNames.LOG_SUFFIX).ifPresent(baseOffsets::add);
+            }
+        }
+        return baseOffsets;
+    }
+
+    // ---- append -----------------------------------------------------------------------------
+
+    /**
+     * Validates every batch in {@code records} (CRC, magic, sizes, record count against offset
+     * delta, {@code max.message.bytes}), assigns consecutive offsets by rewriting each batch's
+     * base offset in place, stamps LogAppendTime if the topic uses it, and appends the bytes as
+     * they are. One bad batch rejects the whole append and nothing is written. Does not fsync.
+     *
+     * @throws InvalidRecordException  a batch is malformed or damaged (its subclasses say how)
+     * @throws RecordTooLargeException a batch is over {@code max.message.bytes}, or the whole append over {@code segment.bytes}
+     * @throws KafkaStorageException   the log is closed or its directory offline
+     */
+    public LogAppendInfo append(ByteBuffer records) {
+        ensureUsable();
+        LogConfig config = this.config;
+        validate(records, config);
+        lock.lock();
+        try {
+            ensureUsable();
+            return appendValidated(records, config);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LogAppendInfo appendValidated(ByteBuffer records, LogConfig config) {
+        long now = context.time().milliseconds();
+        LogAppendInfo info = assignOffsets(records, end.offset(), now, config.timestampType());
+        LogSegment segment;
+        try {
+            segment = maybeRoll(records.remaining(), info, now, config);
+            segment.append(records);
+        } catch (IOException e) {
+            throw offline("append to", e);
+        }
+        // The publication point: readers see the new batches from here on, all of them or none.
+        end = new EndPosition(info.lastOffset() + 1, segment, segment.size());
+        if (unflushedMessages() >= config.flushMessages()) {
+            context.flusher().requestFlush(this);
+        }
+        return info;
+    }
+
+    /** Checks every batch before anything is written. hot path: no allocation beyond one view. */
+    static void validate(ByteBuffer records, LogConfig config) {
+        if (!records.hasRemaining()) {
+            throw new InvalidRecordException("An append needs at least one record batch");
+        }
+        if (records.remaining() > config.segmentBytes()) {
+            throw new RecordTooLargeException("An append of " + records.remaining() + " bytes cannot fit a segment of "
+                + config.segmentBytes() + " bytes");
+        }
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            batch.ensureHeaderValid(records.limit() - at);
+            if (batch.sizeInBytes() > config.maxMessageBytes()) {
+                throw new RecordTooLargeException("Record batch of " + batch.sizeInBytes()
+                    + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
+            }
+            batch.ensureValid();
+        }
+    }
+
+    private static LogAppendInfo assignOffsets(ByteBuffer records, long firstOffset, long now, TimestampType type) {
+        boolean stamp = type == TimestampType.LOG_APPEND_TIME;
+        long next = firstOffset;
+        int count = 0;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            batch.setBaseOffset(next);
+            if (stamp) {
+                batch.setLogAppendTime(now);
+            }
+            next = batch.nextOffset();
+            count += batch.recordCount();
+            maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+        }
+        return new LogAppendInfo(firstOffset, next - 1, count, maxTimestamp, stamp ? now : RecordBatch.NO_TIMESTAMP,
+            records.remaining());
+    }
+
+    private LogSegment maybeRoll(int appendSize, LogAppendInfo append, long now, LogConfig config) throws IOException {
+        LogSegment active = end.segment();
+        boolean roll = active.shouldRoll(appendSize, append.maxTimestamp(), append.lastOffset(), now, config);
+        return roll ? rollLocked() : active;
+    }
+
+    /** Starts a new active segment at the log end offset, unless the active one is empty. */
+    public void roll() {
+        lock.lock();
+        try {
+            ensureUsable();
+            rollLocked();
+        } catch (IOException e) {
+            throw offline("roll", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private LogSegment rollLocked() throws IOException {
+        EndPosition current = end;
+        LogSegment old = current.segment();
+        if (old.size() == 0) {
+            return old;
+        }
+        LogSegment fresh = LogSegment.create(dir, current.offset(), config, context);
+        segments.put(fresh.baseOffset(), fresh);
+        old.onBecomeInactive();
+        end = new EndPosition(current.offset(), fresh, 0);
+        dirDirty = true;
+        // A closed segment never changes again: make it durable now rather than at the next policy flush.
+        context.flusher().requestFlush(this);
+        LOG.debug("Rolled {} at offset {}", dir, current.offset());
+        return fresh;
+    }
+
+    // ---- read -------------------------------------------------------------------------------
+
+    /**
+     * Up to {@code maxBytes} of the log starting at the batch that holds {@code startOffset}
+     * (the slice may end inside a batch, as in Kafka). With {@code minOneBatch} a first batch
+     * larger than {@code maxBytes} is returned whole. Reading at the log end gives an empty slice.
+     *
+     * @throws OffsetOutOfRangeException below the log start offset or beyond the log end offset
+     * @throws KafkaStorageException     the log is closed or its directory offline
+     */
+    public FileSlice read(long startOffset, int maxBytes, boolean minOneBatch) {
+        ensureUsable();
+        EndPosition end = this.end;
+        if (startOffset == end.offset()) {
+            return end.segment().emptySlice(end.position());
+        }
+        if (startOffset < logStartOffset || startOffset > end.offset()) {
+            throw outOfRange(startOffset, end);
+        }
+        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
+        while (entry != null && entry.getKey() < end.offset()) {
+            LogSegment segment = entry.getValue();
+            int maxPosition = segment == end.segment() ? end.position() : segment.size();
+            FileSlice slice = readSegment(segment, startOffset, maxBytes, maxPosition, minOneBatch);
+            if (slice != null) {
+                return slice;
+            }
+            entry = segments.higherEntry(entry.getKey());
+        }
+        // Retention deleted the segment between the range check and the lookup.
+        throw outOfRange(startOffset, end);
+    }
+
+    private FileSlice readSegment(LogSegment segment, long startOffset, int maxBytes, int maxPosition, boolean minOneBatch) {
+        try {
+            return segment.read(startOffset, maxBytes, maxPosition, minOneBatch);
+        } catch (IOException e) {
+            if (segment.isDeleted()) {
+                throw outOfRange(startOffset, end);
+            }
+            throw offline("read from", e);
+        }
+    }
+
+    private OffsetOutOfRangeException outOfRange(long offset, EndPosition end) {
+        return new OffsetOutOfRangeException("Offset " + offset + " is out of range for " + topicPartition
+            + ", which holds offsets " + logStartOffset + " to " + end.offset() + " (exclusive)");
+    }
+
+    /**
+     * The first offset whose record has a timestamp at or after {@code timestamp}, or the log
+     * start / end offset for {@link #EARLIEST_TIMESTAMP} / {@link #LATEST_TIMESTAMP}; empty if
+     * every record is older. Segments whose largest timestamp is older are skipped unread.
+     */
+    public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
+        ensureUsable();
+        EndPosition end = this.end;
+        if (timestamp == EARLIEST_TIMESTAMP || timestamp == LATEST_TIMESTAMP) {
+            long offset = timestamp == EARLIEST_TIMESTAMP ? logStartOffset : end.offset();
+            return Optional.of(new TimestampAndOffset(RecordBatch.NO_TIMESTAMP, offset));
+        }
+        for (LogSegment segment : segments.headMap(end.offset()).values()) {
+            if (segment.maxTimestampSoFar() < timestamp) {
+                continue;
+            }
+            int maxPosition = segment == end.segment() ? end.position() : segment.size();
+            try {
+                TimestampAndOffset found = segment.findOffsetByTimestamp(timestamp, maxPosition);
+                if (found != null) {
+                    return Optional.of(found);
+                }
+            } catch (IOException e) {
+                if (!segment.isDeleted()) {
+                    throw offline("search by timestamp in", e);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    // ---- flush ------------------------------------------------------------------------------
+
+    /**
+     * Fsyncs every segment that may hold unflushed data (and the directory, if segments were
+     * created or renamed), moves the recovery point to the end offset seen at the start, and
+     * completes the {@link #awaitFlushed} futures it covers. Runs on the caller's thread.
+     */
+    public void flush() {
+        synchronized (flushLock) {
+            ensureUsable();
+            EndPosition target = end;
+            if (target.offset() > recoveryPoint || dirDirty) {
+                fsyncUpTo(target);
+            }
+        }
+        completeFlushWaiters(recoveryPoint);
+    }
+
+    /** The flusher's entry point: a log closed or offline since the request has nothing to flush. */
+    void flushIfOpen() {
+        if (!closed && !isDirOffline()) {
+            flush();
+        }
+    }
+
+    private void fsyncUpTo(EndPosition target) {
+        // From the segment holding the recovery point (a roll after the snapshot may have added a
+        // segment there) through the snapshot's active segment.
+        long to = target.segment().baseOffset();
+        Long from = segments.floorKey(recoveryPoint);
+        Map<Long, LogSegment> unflushed = segments.subMap(from == null ? logStartOffset : Math.min(from, to), true, to, true);
+        try {
+            for (LogSegment segment : unflushed.values()) {
+                segment.flush();
+            }
+            if (dirDirty) {
+                dirDirty = false;
+                IoUtils.fsyncDirectory(dir);
+            }
+        } catch (IOException e) {
+            throw offline("flush", e);
+        }
+        recoveryPoint = Math.max(recoveryPoint, target.offset());
+        lastFlushMs = context.time().milliseconds();
+    }
+
+    /**
+     * A future that completes once every offset up to and including {@code offset} is on disk,
+     * or fails with {@link KafkaStorageException} if the log closes or its directory goes offline
+     * first. It asks the flusher for a flush, which it shares with every other waiter (group
+     * commit). Futures complete on the flusher thread: chain slow work with the async variants.
+     */
+    public CompletableFuture<Void> awaitFlushed(long offset) {
+        if (offset < recoveryPoint) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> future = flushWaiters.computeIfAbsent(offset, o -> new CompletableFuture<>());
+        // The flusher may have moved the recovery point, or the log closed, since the check above.
+        completeFlushWaiters(recoveryPoint);
+        if (closed || isDirOffline()) {
+            failFlushWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed or offline"));
+        } else {
+            context.flusher().requestFlush(this);
+        }
+        return future.copy();
+    }
+
+    private void completeFlushWaiters(long flushedBelow) {
+        Iterator<CompletableFuture<Void>> covered = flushWaiters.headMap(flushedBelow).values().iterator();
+        while (covered.hasNext()) {
+            CompletableFuture<Void> waiter = covered.next();
+            covered.remove();
+            waiter.complete(null);
+        }
+    }
+
+    private void failFlushWaiters(KafkaStorageException cause) {
+        for (Iterator<CompletableFuture<Void>> all = flushWaiters.values().iterator(); all.hasNext(); ) {
+            CompletableFuture<Void> waiter = all.next();
+            all.remove();
+            waiter.completeExceptionally(cause);
+        }
+    }
+
+    // ---- retention --------------------------------------------------------------------------
+
+    /**
+     * Deletes the oldest closed segments that are past {@code retention.ms} (by their largest
+     * timestamp) or that {@code retention.bytes} has no room for; never the active segment.
+     * Deleted segments are renamed to {@code .deleted} at once and removed after
+     * {@code file.delete.delay.ms}, so that reads already under way can finish. Returns how
+     * many segments went.
+     */
+    public int deleteOldSegments() {
+        synchronized (flushLock) {
+            lock.lock();
+            try {
+                ensureUsable();
+                List<LogSegment> deletable = deletableSegments(context.time().milliseconds(), config);
+                deleteSegments(deletable);
+                return deletable.size();
+            } catch (IOException e) {
+                throw offline("delete old segments of", e);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private List<LogSegment> deletableSegments(long now, LogConfig config) throws IOException {
+        List<LogSegment> deletable = new ArrayList<>();
+        long excessBytes = size() - config.retentionBytes();
+        for (LogSegment segment : segments.headMap(end.segment().baseOffset()).values()) {
+            boolean expired = config.retentionMs() >= 0 && now - segment.largestTimestamp() > config.retentionMs();
+            boolean overSize = config.retentionBytes() >= 0 && excessBytes >= segment.size();
+            if (!expired && !overSize) {
+                break;
+            }
+            LOG.info("Deleting segment {} of {}: {}", segment.logFile(), topicPartition, expired
+                ? "its newest timestamp is older than retention.ms " + config.retentionMs()
+                : "the log is over retention.bytes " + config.retentionBytes());
+            deletable.add(segment);
+            excessBytes -= segment.size();
+        }
+        return deletable;
+    }
+
+    private void deleteSegments(List<LogSegment> deletable) throws IOException {
+        if (deletable.isEmpty()) {
+            return;
+        }
+        for (LogSegment segment : deletable) {
+            segments.remove(segment.baseOffset());
+            logStartOffset = segments.firstKey();
+            segment.renameToDeleted();
+        }
+        dirDirty = true;
+        context.schedule(() -> deleteFiles(deletable), config.fileDeleteDelayMs());
+    }
+
+    private void deleteFiles(List<LogSegment> deleted) {
+        try {
+            for (LogSegment segment : deleted) {
+                segment.deleteFiles();
+            }
+        } catch (IOException e) {
+            offline("remove deleted segments of", e);
+        }
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** The log directory (the parent of {@link #dir()}) whose health this log shares. */
+    public Path logDir() {
+        return parentDir;
+    }
+
+    public LogConfig config() {
+        return config;
+    }
+
+    /** Applies changed topic settings to future appends, rolls and retention passes. */
+    public void updateConfig(LogConfig newConfig) {
+        this.config = newConfig;
+    }
+
+    /** The first offset the log holds; retention moves it forward a segment at a time. */
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The offset the next appended record will get. */
+    public long logEndOffset() {
+        return end.offset();
+    }
+
+    /** The first offset not known to be fsynced: everything below it survives a crash. */
+    public long recoveryPoint() {
+        return recoveryPoint;
+    }
+
+    public long unflushedMessages() {
+        return end.offset() - recoveryPoint;
+    }
+
+    /** When the last fsync finished (or the log was loaded), on the injected clock. */
+    public long lastFlushTimeMs() {
+        return lastFlushMs;
+    }
+
+    /** Bytes in all segments. */
+    public long size() {
+        long size = 0;
+        for (LogSegment segment : segments.values()) {
+            size += segment.size();
+        }
+        return size;
+    }
+
+    public int numberOfSegments() {
+        return segments.size();
+    }
+
+    /** The segments' base offsets, ascending: for tests and tools. */
+    public List<Long> segmentBaseOffsets() {
+        return List.copyOf(segments.keySet());
+    }
+
+    // ---- failure and close ------------------------------------------------------------------
+
+    private boolean isDirOffline() {
+        return context.failureChannel().isOffline(parentDir);
+    }
+
+    private void ensureUsable() {
+        if (closed) {
+            throw new KafkaStorageException("The log of " + topicPartition + " is closed");
+        }
+        if (isDirOffline()) {
+            throw new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline");
+        }
+    }
+
+    /** Reports the error, which takes the directory offline, and gives the exception to throw. */
+    private KafkaStorageException offline(String action, IOException cause) {
+        String message = "I/O error while trying to " + action + " " + topicPartition + " in " + parentDir;
+        context.failureChannel().markOffline(parentDir, message, cause);
+        KafkaStorageException exception = new KafkaStorageException(message, cause);
+        failFlushWaiters(exception);
+        return exception;
+    }
+
+    /** Called when another log's error took this log's directory offline. */
+    void handleDirOffline() {
+        failFlushWaiters(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
+    }
+
+    /** Flushes, then closes every segment (trimming and fsyncing its indexes). Idempotent. */
+    @Override
+    public void close() {
+        close(true);
+    }
+
+    /** Closes, flushing first if asked and the directory is healthy. */
+    void close(boolean flushFirst) {
+        if (closed) {
+            return;
+        }
+        if (flushFirst && !isDirOffline()) {
+            try {
+                flush();
+            } catch (KafkaStorageException e) {
+                LOG.warn("Closing {} without a final flush: {}", topicPartition, e.getMessage());
+            }
+        }
+        synchronized (flushLock) {
+            lock.lock();
+            try {
+                if (!closed) {
+                    closed = true;
+                    closeSegments();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        failFlushWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed"));
+        if (ownsFlusher) {
+            context.flusher().close();
+        }
+    }
+
+    private void closeSegments() {
+        for (LogSegment segment : segments.values()) {
+            if (isDirOffline()) {
+                segment.closeQuietly();
+                continue;
+            }
+            try {
+                segment.close();
+            } catch (IOException e) {
+                segment.closeQuietly();
+                offline("close", e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Log(" + dir + ", offsets " + logStartOffset + " to " + end.offset() + ")";
+    }
+
+    /** What readers bound themselves by: published in one volatile write after each append. */
+    private record EndPosition(long offset, LogSegment segment, int position) {
+    }
+}

@@ -1,0 +1,331 @@
+package io.millrace.broker.log;
+
+import io.millrace.common.config.AbstractConfig;
+import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigDef.Importance;
+import io.millrace.common.config.ConfigDef.Range;
+import io.millrace.common.config.ConfigDef.Type;
+import io.millrace.common.config.ConfigDef.ValidString;
+import io.millrace.common.config.ConfigException;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.TimestampType;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Every setting of the log, declared once. {@link #BROKER_CONFIG} holds the broker's settings
+ * under Kafka's broker names ({@code log.segment.bytes}, {@code message.max.bytes}, ...);
+ * {@link #TOPIC_CONFIG} holds the per-topic overrides under Kafka's topic names
+ * ({@code segment.bytes}, {@code max.message.bytes}, ...), which have no defaults of their own:
+ * an override that is not set falls back to the broker's value.
+ *
+ * <p>A {@code LogConfig} is immutable and thread-safe; {@link #withOverrides} derives a topic's
+ * configuration. The effective values are resolved once, in the constructor, so that the append
+ * path reads plain fields.
+ */
+public final class LogConfig extends AbstractConfig {
+
+    // ---- broker settings -------------------------------------------------------------------
+
+    public static final String LOG_DIRS_CONFIG = "log.dirs";
+    static final String LOG_DIRS_DOC = "The directories in which partition logs are kept, comma separated. "
+        + "New partitions go to the directory that holds the fewest.";
+
+    public static final String LOG_SEGMENT_BYTES_CONFIG = "log.segment.bytes";
+    static final String LOG_SEGMENT_BYTES_DOC = "The largest size of a segment file; an append that would pass it "
+        + "starts a new segment.";
+
+    public static final String LOG_ROLL_MS_CONFIG = "log.roll.ms";
+    static final String LOG_ROLL_MS_DOC = "Start a new segment once the first batch of the active segment is older "
+        + "than this, even if the segment is not full, so that retention can delete old data in time.";
+
+    public static final String LOG_RETENTION_HOURS_CONFIG = "log.retention.hours";
+    static final String LOG_RETENTION_HOURS_DOC = "How long a segment is kept after its newest batch, in hours. "
+        + "log.retention.ms wins when set.";
+
+    public static final String LOG_RETENTION_MS_CONFIG = "log.retention.ms";
+    static final String LOG_RETENTION_MS_DOC = "How long a segment is kept after its newest batch, in ms; -1 keeps "
+        + "segments forever. Unset means log.retention.hours.";
+
+    public static final String LOG_RETENTION_BYTES_CONFIG = "log.retention.bytes";
+    static final String LOG_RETENTION_BYTES_DOC = "The largest size of a partition's log before its oldest segments "
+        + "are deleted; -1 means no limit. The active segment is never deleted.";
+
+    public static final String LOG_RETENTION_CHECK_INTERVAL_MS_CONFIG = "log.retention.check.interval.ms";
+    static final String LOG_RETENTION_CHECK_INTERVAL_MS_DOC = "How often the broker looks for segments to delete.";
+
+    public static final String LOG_SEGMENT_DELETE_DELAY_MS_CONFIG = "log.segment.delete.delay.ms";
+    static final String LOG_SEGMENT_DELETE_DELAY_MS_DOC = "How long a deleted segment's files stay on disk (renamed "
+        + "to .deleted) before they are removed, so that fetches already reading them can finish.";
+
+    public static final String LOG_FLUSH_INTERVAL_MESSAGES_CONFIG = "log.flush.interval.messages";
+    static final String LOG_FLUSH_INTERVAL_MESSAGES_DOC = "Fsync a partition's log once this many messages were "
+        + "appended since the last fsync. 1 makes every append durable before awaitFlushed completes; the fsync is "
+        + "still off the append path and shared by every append that arrived meanwhile (group commit).";
+
+    public static final String LOG_FLUSH_INTERVAL_MS_CONFIG = "log.flush.interval.ms";
+    static final String LOG_FLUSH_INTERVAL_MS_DOC = "Fsync a partition's log once its oldest unflushed message is "
+        + "this old; checked every log.flush.scheduler.interval.ms.";
+
+    public static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS_CONFIG = "log.flush.scheduler.interval.ms";
+    static final String LOG_FLUSH_SCHEDULER_INTERVAL_MS_DOC = "How often the broker checks log.flush.interval.ms. "
+        + "(Kafka's default is Long.MAX_VALUE, which silently disables log.flush.interval.ms; Millrace checks every "
+        + "second, which costs one pass over the partitions.)";
+
+    public static final String LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_CONFIG = "log.flush.offset.checkpoint.interval.ms";
+    static final String LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_DOC = "How often each log directory's "
+        + "recovery-point-offset-checkpoint is rewritten; a fresher checkpoint means less to recover after a crash.";
+
+    public static final String LOG_INDEX_INTERVAL_BYTES_CONFIG = "log.index.interval.bytes";
+    static final String LOG_INDEX_INTERVAL_BYTES_DOC = "Bytes of batches between two offset index entries; a "
+        + "smaller value makes the index denser and lookups scan less.";
+
+    public static final String LOG_INDEX_SIZE_MAX_BYTES_CONFIG = "log.index.size.max.bytes";
+    static final String LOG_INDEX_SIZE_MAX_BYTES_DOC = "The size each index file is preallocated to; a full index "
+        + "starts a new segment.";
+
+    public static final String MESSAGE_MAX_BYTES_CONFIG = "message.max.bytes";
+    static final String MESSAGE_MAX_BYTES_DOC = "The largest record batch a partition accepts, header included. "
+        + "(Kafka's broker name; the topic override is max.message.bytes.)";
+
+    public static final String LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG = "log.message.timestamp.type";
+    static final String LOG_MESSAGE_TIMESTAMP_TYPE_DOC = "CreateTime keeps the producer's timestamps; LogAppendTime "
+        + "stamps every batch with the broker's clock at append.";
+
+    // ---- topic overrides -------------------------------------------------------------------
+
+    public static final String SEGMENT_BYTES_CONFIG = "segment.bytes";
+    public static final String SEGMENT_MS_CONFIG = "segment.ms";
+    public static final String RETENTION_MS_CONFIG = "retention.ms";
+    public static final String RETENTION_BYTES_CONFIG = "retention.bytes";
+    public static final String FLUSH_MESSAGES_CONFIG = "flush.messages";
+    public static final String FLUSH_MS_CONFIG = "flush.ms";
+    public static final String MAX_MESSAGE_BYTES_CONFIG = "max.message.bytes";
+    public static final String MESSAGE_TIMESTAMP_TYPE_CONFIG = "message.timestamp.type";
+    public static final String INDEX_INTERVAL_BYTES_CONFIG = "index.interval.bytes";
+    public static final String SEGMENT_INDEX_BYTES_CONFIG = "segment.index.bytes";
+    public static final String FILE_DELETE_DELAY_MS_CONFIG = "file.delete.delay.ms";
+
+    /** 1 MiB plus Kafka's historical 12-byte log overhead, as Kafka. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + RecordBatch.LOG_OVERHEAD;
+    private static final long HOUR_MS = 60L * 60 * 1000;
+    private static final String TIMESTAMP_TYPES_CSV = "CreateTime,LogAppendTime";
+
+    public static final ConfigDef BROKER_CONFIG = new ConfigDef()
+        .define(LOG_DIRS_CONFIG, Type.LIST, "/tmp/millrace-logs", Importance.HIGH, LOG_DIRS_DOC)
+        .define(LOG_SEGMENT_BYTES_CONFIG, Type.INT, 1024 * 1024 * 1024, Range.atLeast(RecordBatch.HEADER_SIZE),
+            Importance.HIGH, LOG_SEGMENT_BYTES_DOC)
+        .define(LOG_ROLL_MS_CONFIG, Type.LONG, 168 * HOUR_MS, Range.atLeast(1), Importance.HIGH, LOG_ROLL_MS_DOC)
+        .define(LOG_RETENTION_HOURS_CONFIG, Type.INT, 168, Range.atLeast(-1), Importance.HIGH, LOG_RETENTION_HOURS_DOC)
+        .define(LOG_RETENTION_MS_CONFIG, Type.LONG, null, Range.atLeast(-1), Importance.HIGH, LOG_RETENTION_MS_DOC)
+        .define(LOG_RETENTION_BYTES_CONFIG, Type.LONG, -1L, Range.atLeast(-1), Importance.HIGH, LOG_RETENTION_BYTES_DOC)
+        .define(LOG_RETENTION_CHECK_INTERVAL_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM,
+            LOG_RETENTION_CHECK_INTERVAL_MS_DOC)
+        .define(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(0), Importance.LOW,
+            LOG_SEGMENT_DELETE_DELAY_MS_DOC)
+        .define(LOG_FLUSH_INTERVAL_MESSAGES_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(1), Importance.HIGH,
+            LOG_FLUSH_INTERVAL_MESSAGES_DOC)
+        .define(LOG_FLUSH_INTERVAL_MS_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.HIGH,
+            LOG_FLUSH_INTERVAL_MS_DOC)
+        .define(LOG_FLUSH_SCHEDULER_INTERVAL_MS_CONFIG, Type.LONG, 1000L, Range.atLeast(1), Importance.MEDIUM,
+            LOG_FLUSH_SCHEDULER_INTERVAL_MS_DOC)
+        .define(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1), Importance.MEDIUM,
+            LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_DOC)
+        .define(LOG_INDEX_INTERVAL_BYTES_CONFIG, Type.INT, 4096, Range.atLeast(0), Importance.MEDIUM,
+            LOG_INDEX_INTERVAL_BYTES_DOC)
+        .define(LOG_INDEX_SIZE_MAX_BYTES_CONFIG, Type.INT, 10 * 1024 * 1024, Range.atLeast(4 * OffsetIndex.ENTRY_SIZE),
+            Importance.MEDIUM, LOG_INDEX_SIZE_MAX_BYTES_DOC)
+        .define(MESSAGE_MAX_BYTES_CONFIG, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(RecordBatch.HEADER_SIZE),
+            Importance.HIGH, MESSAGE_MAX_BYTES_DOC)
+        .define(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, TimestampType.CREATE_TIME.displayName,
+            ValidString.in(TIMESTAMP_TYPES_CSV.split(",")), Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_TYPE_DOC);
+
+    public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
+        .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
+            overrides(LOG_SEGMENT_BYTES_CONFIG))
+        .define(SEGMENT_MS_CONFIG, Type.LONG, null, Range.atLeast(1), Importance.MEDIUM, overrides(LOG_ROLL_MS_CONFIG))
+        .define(RETENTION_MS_CONFIG, Type.LONG, null, Range.atLeast(-1), Importance.MEDIUM,
+            overrides(LOG_RETENTION_MS_CONFIG + " (and " + LOG_RETENTION_HOURS_CONFIG + ")"))
+        .define(RETENTION_BYTES_CONFIG, Type.LONG, null, Range.atLeast(-1), Importance.MEDIUM,
+            overrides(LOG_RETENTION_BYTES_CONFIG))
+        .define(FLUSH_MESSAGES_CONFIG, Type.LONG, null, Range.atLeast(1), Importance.MEDIUM,
+            overrides(LOG_FLUSH_INTERVAL_MESSAGES_CONFIG))
+        .define(FLUSH_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.MEDIUM,
+            overrides(LOG_FLUSH_INTERVAL_MS_CONFIG))
+        .define(MAX_MESSAGE_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
+            overrides(MESSAGE_MAX_BYTES_CONFIG))
+        .define(MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, null, ValidString.in(TIMESTAMP_TYPES_CSV.split(",")),
+            Importance.MEDIUM, overrides(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG))
+        .define(INDEX_INTERVAL_BYTES_CONFIG, Type.INT, null, Range.atLeast(0), Importance.LOW,
+            overrides(LOG_INDEX_INTERVAL_BYTES_CONFIG))
+        .define(SEGMENT_INDEX_BYTES_CONFIG, Type.INT, null, Range.atLeast(4 * OffsetIndex.ENTRY_SIZE), Importance.LOW,
+            overrides(LOG_INDEX_SIZE_MAX_BYTES_CONFIG))
+        .define(FILE_DELETE_DELAY_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.LOW,
+            overrides(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG));
+
+    private final Map<String, Object> topicOverrides;
+    private final int segmentBytes;
+    private final long segmentMs;
+    private final long retentionMs;
+    private final long retentionBytes;
+    private final long flushMessages;
+    private final long flushMs;
+    private final int maxMessageBytes;
+    private final TimestampType timestampType;
+    private final int indexIntervalBytes;
+    private final int maxIndexSize;
+    private final long fileDeleteDelayMs;
+
+    /** Broker settings from {@code props}; undeclared keys are kept in {@link #originals()} and ignored. */
+    public LogConfig(Map<?, ?> props) {
+        this(props, Map.of());
+    }
+
+    private LogConfig(Map<?, ?> props, Map<?, ?> overrides) {
+        super(BROKER_CONFIG, props);
+        this.topicOverrides = TOPIC_CONFIG.parse(overrides);
+        this.segmentBytes = (Integer) effective(SEGMENT_BYTES_CONFIG, get(LOG_SEGMENT_BYTES_CONFIG));
+        this.segmentMs = (Long) effective(SEGMENT_MS_CONFIG, get(LOG_ROLL_MS_CONFIG));
+        this.retentionMs = (Long) effective(RETENTION_MS_CONFIG, brokerRetentionMs());
+        this.retentionBytes = (Long) effective(RETENTION_BYTES_CONFIG, get(LOG_RETENTION_BYTES_CONFIG));
+        this.flushMessages = (Long) effective(FLUSH_MESSAGES_CONFIG, get(LOG_FLUSH_INTERVAL_MESSAGES_CONFIG));
+        this.flushMs = (Long) effective(FLUSH_MS_CONFIG, get(LOG_FLUSH_INTERVAL_MS_CONFIG));
+        this.maxMessageBytes = (Integer) effective(MAX_MESSAGE_BYTES_CONFIG, get(MESSAGE_MAX_BYTES_CONFIG));
+        this.timestampType = TimestampType.forName((String) effective(MESSAGE_TIMESTAMP_TYPE_CONFIG,
+            get(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG)));
+        this.indexIntervalBytes = (Integer) effective(INDEX_INTERVAL_BYTES_CONFIG, get(LOG_INDEX_INTERVAL_BYTES_CONFIG));
+        this.maxIndexSize = (Integer) effective(SEGMENT_INDEX_BYTES_CONFIG, get(LOG_INDEX_SIZE_MAX_BYTES_CONFIG));
+        this.fileDeleteDelayMs = (Long) effective(FILE_DELETE_DELAY_MS_CONFIG, get(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG));
+    }
+
+    /** Every setting at its default. */
+    public static LogConfig defaults() {
+        return new LogConfig(Map.of());
+    }
+
+    /**
+     * This broker configuration with a topic's overrides on top, given under the topic names
+     * ({@code retention.ms}, ...). Throws {@link ConfigException} for a bad value or a key that is
+     * not a topic setting, so that a typo does not silently fall back to the broker default.
+     */
+    public LogConfig withOverrides(Map<?, ?> overrides) {
+        for (Object key : overrides.keySet()) {
+            if (TOPIC_CONFIG.key(String.valueOf(key)) == null) {
+                throw new ConfigException("Unknown topic configuration " + key);
+            }
+        }
+        Map<Object, Object> merged = new HashMap<>(topicOverridesGiven());
+        merged.putAll(overrides);
+        return new LogConfig(originals(), merged);
+    }
+
+    private Map<String, Object> topicOverridesGiven() {
+        Map<String, Object> given = new HashMap<>();
+        topicOverrides.forEach((k, v) -> {
+            if (v != null) {
+                given.put(k, v);
+            }
+        });
+        return given;
+    }
+
+    /** The topic's override if set, else the broker's value. */
+    private Object effective(String topicName, Object brokerValue) {
+        Object override = topicOverrides.get(topicName);
+        return override != null ? override : brokerValue;
+    }
+
+    private long brokerRetentionMs() {
+        Object ms = get(LOG_RETENTION_MS_CONFIG);
+        if (ms != null) {
+            return (Long) ms;
+        }
+        int hours = getInt(LOG_RETENTION_HOURS_CONFIG);
+        return hours < 0 ? -1L : hours * HOUR_MS;
+    }
+
+    private static String overrides(String brokerName) {
+        return "Per-topic override of " + brokerName + "; see there.";
+    }
+
+    public List<Path> logDirs() {
+        return getList(LOG_DIRS_CONFIG).stream().map(Path::of).toList();
+    }
+
+    public int segmentBytes() {
+        return segmentBytes;
+    }
+
+    public long segmentMs() {
+        return segmentMs;
+    }
+
+    /** Milliseconds a segment is kept after its newest timestamp; -1 for ever. */
+    public long retentionMs() {
+        return retentionMs;
+    }
+
+    /** Bytes a partition may hold before its oldest segments go; -1 for no limit. */
+    public long retentionBytes() {
+        return retentionBytes;
+    }
+
+    public long flushMessages() {
+        return flushMessages;
+    }
+
+    public long flushMs() {
+        return flushMs;
+    }
+
+    public int maxMessageBytes() {
+        return maxMessageBytes;
+    }
+
+    public TimestampType timestampType() {
+        return timestampType;
+    }
+
+    public int indexIntervalBytes() {
+        return indexIntervalBytes;
+    }
+
+    public int maxIndexSize() {
+        return maxIndexSize;
+    }
+
+    public long fileDeleteDelayMs() {
+        return fileDeleteDelayMs;
+    }
+
+    public long retentionCheckIntervalMs() {
+        return getLong(LOG_RETENTION_CHECK_INTERVAL_MS_CONFIG);
+    }
+
+    public long flushSchedulerIntervalMs() {
+        return getLong(LOG_FLUSH_SCHEDULER_INTERVAL_MS_CONFIG);
+    }
+
+    public long flushCheckpointIntervalMs() {
+        return getLong(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_CONFIG);
+    }
+
+    /** The topic overrides that are set, under their topic names. */
+    public Map<String, Object> overrides() {
+        return Map.copyOf(topicOverridesGiven());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof LogConfig other && values().equals(other.values())
+            && topicOverrides.equals(other.topicOverrides);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(values(), topicOverrides);
+    }
+}

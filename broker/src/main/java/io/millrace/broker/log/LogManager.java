@@ -1,0 +1,446 @@
+package io.millrace.broker.log;
+
+import io.millrace.common.errors.KafkaStorageException;
+import io.millrace.common.utils.Time;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every partition log of a broker, spread over the directories of {@code log.dirs}. At
+ * {@link #startup()} it loads each directory's partitions (recovering them unless the directory
+ * holds a clean-shutdown marker) and starts the background work: retention every
+ * {@code log.retention.check.interval.ms}, the {@code flush.ms} check every
+ * {@code log.flush.scheduler.interval.ms}, and the recovery-point checkpoint every
+ * {@code log.flush.offset.checkpoint.interval.ms}. {@link #shutdown()} flushes and closes every
+ * log, writes the checkpoints and then the clean-shutdown markers.
+ *
+ * <p>A directory that fails an I/O operation goes offline ({@link LogDirFailureChannel}): its
+ * partitions throw {@link KafkaStorageException}, it gets no new partitions and no clean-shutdown
+ * marker, and the other directories keep serving.
+ *
+ * <p>Thread-safe. Each directory is locked with a {@code .lock} file so that two brokers cannot
+ * share it.
+ */
+public final class LogManager implements Closeable {
+
+    static final String LOCK_FILE = ".lock";
+    private static final Logger LOG = LoggerFactory.getLogger(LogManager.class);
+
+    private final LogConfig defaultConfig;
+    private final List<Path> logDirs;
+    private final LogDirFailureChannel failureChannel = new LogDirFailureChannel();
+    private final LogFlusher flusher = new LogFlusher("millrace-log-flusher");
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final LogContext context;
+    private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Map<String, Object>> topicOverrides = new ConcurrentHashMap<>();
+    private final Map<Path, FileLock> dirLocks = new HashMap<>();
+    private final Object createLock = new Object();
+    private volatile boolean started;
+    private volatile boolean shutDown;
+
+    /** A manager of the directories in {@code log.dirs}. */
+    public LogManager(LogConfig config, Time time) {
+        this(config, config.logDirs(), time);
+    }
+
+    public LogManager(LogConfig config, List<Path> logDirs, Time time) {
+        this(config, logDirs, time, LogFileOpener.DEFAULT);
+    }
+
+    /** As above with the files opened by {@code opener}: tests pass one that fails on demand. */
+    public LogManager(LogConfig config, List<Path> logDirs, Time time, LogFileOpener opener) {
+        if (logDirs.isEmpty()) {
+            throw new IllegalArgumentException("At least one log directory is needed");
+        }
+        this.defaultConfig = config;
+        this.logDirs = logDirs.stream().map(LogDirFailureChannel::normalize).distinct().toList();
+        this.scheduler = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "millrace-log-scheduler");
+            thread.setDaemon(true);
+            return thread;
+        });
+        // Pending delayed deletes are dropped at shutdown; startup removes their .deleted files.
+        scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.context = new LogContext(time, opener, failureChannel, flusher, scheduler);
+        failureChannel.addListener(this::handleDirOffline);
+    }
+
+    // ---- lifecycle --------------------------------------------------------------------------
+
+    /** Loads every directory's partitions, then starts retention, flush checks and checkpoints. */
+    public synchronized void startup() {
+        if (started) {
+            throw new IllegalStateException("LogManager already started");
+        }
+        started = true;
+        for (Path dir : logDirs) {
+            loadDir(dir);
+        }
+        if (liveLogDirs().isEmpty()) {
+            throw new KafkaStorageException("None of the log directories " + logDirs + " is usable");
+        }
+        schedule("retention", defaultConfig.retentionCheckIntervalMs(), this::cleanupLogs);
+        schedule("flush check", defaultConfig.flushSchedulerIntervalMs(), this::flushDirtyLogs);
+        schedule("recovery point checkpoint", defaultConfig.flushCheckpointIntervalMs(), this::checkpointRecoveryPoints);
+    }
+
+    private void schedule(String name, long intervalMs, Runnable task) {
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                // An escaping exception would cancel the schedule for good.
+                LOG.error("Scheduled log task '{}' failed", name, e);
+            }
+        }, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void loadDir(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            lockDir(dir);
+            Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
+            boolean clean = Files.exists(marker);
+            Map<TopicPartition, Long> recoveryPoints = checkpointFile(dir).read();
+            LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
+            for (Path partitionDir : partitionDirs(dir)) {
+                loadLog(partitionDir, recoveryPoints, clean);
+            }
+            if (clean) {
+                // From here on a crash must be seen as unclean; make the marker's removal durable.
+                Files.delete(marker);
+                IoUtils.fsyncDirectory(dir);
+            }
+        } catch (IOException e) {
+            failureChannel.markOffline(dir, "Failed to load log directory " + dir, e);
+        } catch (KafkaStorageException e) {
+            LOG.error("Log directory {} failed while loading: {}", dir, e.getMessage());
+        }
+    }
+
+    private void lockDir(Path dir) throws IOException {
+        FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            // Another LogManager of this JVM holds it.
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new IllegalStateException("Log directory " + dir + " is in use by another process");
+        }
+        dirLocks.put(dir, lock);
+    }
+
+    /** The partition directories of a log directory; removes those of deleted partitions. */
+    private List<Path> partitionDirs(Path dir) throws IOException {
+        List<Path> partitionDirs = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            for (Path entry : entries) {
+                if (LogFileNames.isDeletedPartitionDir(entry)) {
+                    deleteRecursively(entry);
+                } else {
+                    partitionDirs.add(entry);
+                }
+            }
+        }
+        return partitionDirs;
+    }
+
+    private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, boolean clean) {
+        TopicPartition tp;
+        try {
+            tp = LogFileNames.parsePartitionDirName(partitionDir.getFileName().toString());
+        } catch (IllegalArgumentException e) {
+            LOG.warn("Skipping {}: {}", partitionDir, e.getMessage());
+            return;
+        }
+        Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean);
+        Log previous = logs.putIfAbsent(tp, log);
+        if (previous != null) {
+            log.close(false);
+            throw new IllegalStateException("Partition " + tp + " has a log in both " + previous.dir() + " and "
+                + partitionDir);
+        }
+    }
+
+    /**
+     * Flushes and closes every log, writes each healthy directory's recovery-point checkpoint and
+     * then its clean-shutdown marker, so that the next startup skips recovery there. Idempotent.
+     */
+    public synchronized void shutdown() {
+        if (shutDown) {
+            return;
+        }
+        shutDown = true;
+        LOG.info("Shutting down the log manager");
+        scheduler.shutdown();
+        awaitQuietly();
+        for (Log log : logs.values()) {
+            log.close();
+        }
+        flusher.close();
+        for (Path dir : liveLogDirs()) {
+            writeCheckpointAndMarker(dir);
+        }
+        releaseDirLocks();
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+
+    private void awaitQuietly() {
+        try {
+            scheduler.awaitTermination(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void writeCheckpointAndMarker(Path dir) {
+        try {
+            checkpointFile(dir).write(recoveryPointsIn(dir));
+            Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
+            Files.deleteIfExists(marker);
+            Files.createFile(marker);
+            IoUtils.fsyncDirectory(dir);
+        } catch (IOException e) {
+            failureChannel.markOffline(dir, "Failed to write the shutdown checkpoint of " + dir, e);
+        }
+    }
+
+    private void releaseDirLocks() {
+        for (FileLock lock : dirLocks.values()) {
+            try {
+                lock.release();
+                lock.channel().close();
+            } catch (IOException e) {
+                LOG.warn("Could not release {}", lock, e);
+            }
+        }
+        dirLocks.clear();
+    }
+
+    // ---- partitions -------------------------------------------------------------------------
+
+    /**
+     * The log of a partition, created empty in the online directory with the fewest partitions
+     * if it does not exist yet.
+     *
+     * @throws KafkaStorageException no directory is online, or creating the log failed
+     */
+    public Log getOrCreateLog(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Log existing = logs.get(tp);
+        if (existing != null) {
+            return existing;
+        }
+        synchronized (createLock) {
+            ensureRunning();
+            existing = logs.get(tp);
+            return existing != null ? existing : createLog(tp);
+        }
+    }
+
+    private Log createLog(TopicPartition tp) {
+        LogFileNames.validateTopic(tp.topic());
+        if (tp.partition() < 0) {
+            throw new IllegalArgumentException("Negative partition " + tp.partition());
+        }
+        Path dir = leastLoadedLiveDir();
+        Path partitionDir = dir.resolve(LogFileNames.partitionDirName(tp));
+        try {
+            Files.createDirectories(partitionDir);
+            IoUtils.fsyncDirectory(dir);
+        } catch (IOException e) {
+            failureChannel.markOffline(dir, "Failed to create " + partitionDir, e);
+            throw new KafkaStorageException("Could not create the log of " + tp + " in " + dir, e);
+        }
+        Log log = Log.open(partitionDir, configFor(tp.topic()), context, 0L, true);
+        logs.put(tp, log);
+        LOG.info("Created the log of {} in {}", tp, dir);
+        return log;
+    }
+
+    private Path leastLoadedLiveDir() {
+        Map<Path, Long> counts = new HashMap<>();
+        for (Log log : logs.values()) {
+            counts.merge(log.logDir(), 1L, Long::sum);
+        }
+        return liveLogDirs().stream()
+            .min(Comparator.comparingLong(dir -> counts.getOrDefault(dir, 0L)))
+            .orElseThrow(() -> new KafkaStorageException("No log directory is online: all of " + logDirs + " failed"));
+    }
+
+    public Optional<Log> getLog(String topic, int partition) {
+        return Optional.ofNullable(logs.get(new TopicPartition(topic, partition)));
+    }
+
+    public Collection<Log> allLogs() {
+        return List.copyOf(logs.values());
+    }
+
+    /**
+     * Removes a partition: closes its log, renames its directory to
+     * {@code <topic>-<partition>.<uuid>-delete} (so that a crash cannot bring it back) and removes
+     * it in the background. Returns whether there was such a log.
+     */
+    public boolean deleteLog(String topic, int partition) {
+        Log log;
+        synchronized (createLock) {
+            log = logs.remove(new TopicPartition(topic, partition));
+        }
+        if (log == null) {
+            return false;
+        }
+        log.close(false);
+        Path renamed = log.dir().resolveSibling(LogFileNames.deletedPartitionDirName(log.topicPartition()));
+        try {
+            Files.move(log.dir(), renamed, StandardCopyOption.ATOMIC_MOVE);
+            IoUtils.fsyncDirectory(log.logDir());
+        } catch (IOException e) {
+            failureChannel.markOffline(log.logDir(), "Failed to delete " + log.dir(), e);
+            throw new KafkaStorageException("Could not delete the log of " + log.topicPartition(), e);
+        }
+        scheduler.execute(() -> deleteRecursively(renamed));
+        LOG.info("Deleted the log of {}", log.topicPartition());
+        return true;
+    }
+
+    /**
+     * Sets a topic's overrides (topic names such as {@code retention.ms}), replacing earlier ones,
+     * for its existing logs and those created later.
+     */
+    public void setTopicConfig(String topic, Map<String, ?> overrides) {
+        LogConfig config = defaultConfig.withOverrides(overrides);
+        topicOverrides.put(topic, Map.copyOf(overrides));
+        for (Log log : logs.values()) {
+            if (log.topicPartition().topic().equals(topic)) {
+                log.updateConfig(config);
+            }
+        }
+    }
+
+    LogConfig configFor(String topic) {
+        Map<String, Object> overrides = topicOverrides.get(topic);
+        return overrides == null ? defaultConfig : defaultConfig.withOverrides(overrides);
+    }
+
+    // ---- background work --------------------------------------------------------------------
+
+    /** One retention pass over every healthy log; returns the number of segments deleted. */
+    public int cleanupLogs() {
+        int deleted = 0;
+        for (Log log : usableLogs()) {
+            try {
+                deleted += log.deleteOldSegments();
+            } catch (KafkaStorageException e) {
+                LOG.warn("Retention skipped {}: {}", log.topicPartition(), e.getMessage());
+            }
+        }
+        return deleted;
+    }
+
+    /** Asks for a flush of every log whose last flush is older than its {@code flush.ms}. */
+    public void flushDirtyLogs() {
+        for (Log log : usableLogs()) {
+            long sinceFlush = context.time().milliseconds() - log.lastFlushTimeMs();
+            if (log.unflushedMessages() > 0 && sinceFlush >= log.config().flushMs()) {
+                flusher.requestFlush(log);
+            }
+        }
+    }
+
+    /** Writes every healthy directory's recovery-point checkpoint. */
+    public void checkpointRecoveryPoints() {
+        for (Path dir : liveLogDirs()) {
+            try {
+                checkpointFile(dir).write(recoveryPointsIn(dir));
+            } catch (IOException e) {
+                failureChannel.markOffline(dir, "Failed to write " + LogFileNames.RECOVERY_POINT_CHECKPOINT, e);
+            }
+        }
+    }
+
+    private Map<TopicPartition, Long> recoveryPointsIn(Path dir) {
+        Map<TopicPartition, Long> points = new HashMap<>();
+        for (Log log : logs.values()) {
+            if (log.logDir().equals(dir)) {
+                points.put(log.topicPartition(), log.recoveryPoint());
+            }
+        }
+        return points;
+    }
+
+    private OffsetCheckpointFile checkpointFile(Path dir) {
+        return new OffsetCheckpointFile(dir.resolve(LogFileNames.RECOVERY_POINT_CHECKPOINT));
+    }
+
+    private List<Log> usableLogs() {
+        return logs.values().stream().filter(log -> !failureChannel.isOffline(log.logDir())).toList();
+    }
+
+    // ---- failures ---------------------------------------------------------------------------
+
+    /** The directories that have not failed. */
+    public List<Path> liveLogDirs() {
+        return logDirs.stream().filter(dir -> !failureChannel.isOffline(dir)).toList();
+    }
+
+    public LogDirFailureChannel failureChannel() {
+        return failureChannel;
+    }
+
+    private void handleDirOffline(Path dir) {
+        List<TopicPartition> affected = new ArrayList<>();
+        for (Log log : logs.values()) {
+            if (log.logDir().equals(dir)) {
+                log.handleDirOffline();
+                affected.add(log.topicPartition());
+            }
+        }
+        LOG.error("Partitions {} are offline with their log directory {}", affected, dir);
+    }
+
+    private void ensureRunning() {
+        if (!started || shutDown) {
+            throw new IllegalStateException("LogManager is not running");
+        }
+    }
+
+    private static void deleteRecursively(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not remove {}", root, e);
+        }
+    }
+}
