@@ -166,8 +166,8 @@ public final class StorageReport {
     /** The command line, parsed; defaults are the settings docs/performance.md was measured with. */
     static final class Settings {
 
-        static final String USAGE = "usage: StorageReport [--forks N] [--warmup N] [--iterations N] [--time SECONDS]"
-            + " [--batch-sizes 1,50,1000] [--ops " + String.join(",", StorageTable.OPS) + "] [--rounds N] [--no-gc]";
+        static final String USAGE = "usage: StorageReport [--rounds N] [--warmup N] [--iterations N] [--time SECONDS]"
+            + " [--batch-sizes 1,50,1000] [--ops " + String.join(",", StorageTable.OPS) + "] [--no-gc]";
 
         int rounds = 1;
         int warmup = 3;
