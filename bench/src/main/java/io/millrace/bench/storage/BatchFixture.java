@@ -6,15 +6,15 @@ import java.nio.ByteBuffer;
 import java.util.Random;
 
 /** Batches of 200-byte values, as in the paper's experiments, built once per trial. */
-final class BatchFixture {
+public final class BatchFixture {
 
-    static final int VALUE_BYTES = 200;
+    public static final int VALUE_BYTES = 200;
 
     private BatchFixture() {
     }
 
     /** One uncompressed batch of {@code records} records with random 200-byte values and no key. */
-    static ByteBuffer batch(int records, long timestamp) {
+    public static ByteBuffer batch(int records, long timestamp) {
         Random random = new Random(42);
         RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0, records * (VALUE_BYTES + 16) + 64);
         byte[] value = new byte[VALUE_BYTES];
@@ -23,5 +23,10 @@ final class BatchFixture {
             builder.append(timestamp + i, (byte[]) null, value);
         }
         return builder.build();
+    }
+
+    /** The size in bytes of {@link #batch}{@code (records, t)}: what every benchmark operation moves. */
+    public static int batchBytes(int records) {
+        return batch(records, 0L).remaining();
     }
 }
