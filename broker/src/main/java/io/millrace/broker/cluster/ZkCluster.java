@@ -136,6 +136,24 @@ public final class ZkCluster implements AutoCloseable {
         log.info("Broker {} left the cluster", brokerId);
     }
 
+    /**
+     * Drops the ZooKeeper session without leaving the cluster, as a killed process would: no
+     * deregistration and no withdrawal from the controller election first. ZooKeeper deletes this
+     * broker's ephemeral znodes when the session ends (here at once, since the session is closed
+     * rather than left to time out). For tests that simulate a crash in one JVM. Idempotent.
+     */
+    public void abandonSession() {
+        if (state.getAndSet(State.CLOSED) == State.CLOSED) {
+            return;
+        }
+        registrationThread.shutdownNow();
+        admin.close();
+        metadata.close();
+        client.close();
+        controller.close(); // only stops its thread: the latch went with the session
+        log.warn("Broker {} dropped its ZooKeeper session without deregistering", brokerId);
+    }
+
     public State state() {
         return state.get();
     }

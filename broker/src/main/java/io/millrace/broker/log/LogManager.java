@@ -211,6 +211,24 @@ public final class LogManager implements Closeable {
         releaseDirLocks();
     }
 
+    /**
+     * Stops as a crash would, for tests that simulate one in a single JVM: the background work
+     * stops and the directory locks are released, but no log is flushed or closed and no
+     * checkpoint or clean-shutdown marker is written, so the next startup recovers every
+     * directory. (Flushes already queued still run, as fsyncs issued before a crash would have.)
+     */
+    public synchronized void halt() {
+        if (shutDown) {
+            return;
+        }
+        shutDown = true;
+        LOG.warn("Halting the log manager without a clean shutdown");
+        scheduler.shutdownNow();
+        awaitQuietly();
+        flusher.close();
+        releaseDirLocks();
+    }
+
     @Override
     public void close() {
         shutdown();

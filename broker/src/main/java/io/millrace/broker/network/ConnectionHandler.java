@@ -203,6 +203,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
                 closing = true; // before finish(), so that no pending frame is dispatched
                 open = false;
                 ctx.close();
+                // If the client had closed first, channelInactive has run already and kept the
+                // pending frames to carry them out; now they are dropped, so release them here.
+                discardPending();
                 finish(request);
                 break;
             default: // NO_RESPONSE, ABANDONED

@@ -9,6 +9,7 @@ import io.millrace.broker.network.NetworkServer;
 import io.millrace.common.utils.Time;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -137,6 +138,23 @@ public final class Broker implements AutoCloseable {
         logManager.shutdown();
         metrics.close();
         LOG.info("Broker {} shut down", config.brokerId());
+    }
+
+    /**
+     * Dies without a clean shutdown, for tests of what a killed broker leaves behind: connections
+     * are dropped, the ZooKeeper session ends without deregistering, and the logs are neither
+     * flushed nor marked clean, so the next start on the same directories runs recovery.
+     */
+    void crash() {
+        if (state.getAndSet(State.STOPPED) == State.STOPPED) {
+            return;
+        }
+        LOG.warn("Broker {} crashing (simulated)", config.brokerId());
+        purgatory.close();
+        network.shutdown(Duration.ZERO);
+        cluster.abandonSession();
+        logManager.halt();
+        metrics.close();
     }
 
     @Override

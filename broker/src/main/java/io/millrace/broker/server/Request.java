@@ -76,7 +76,16 @@ public final class Request {
         if (!complete()) {
             return;
         }
-        ByteBuffer frame = Frames.response(header.correlationId(), response, version);
+        ByteBuffer frame;
+        try {
+            frame = Frames.response(header.correlationId(), response, version);
+        } catch (RuntimeException e) {
+            // Completed above, so the caller's close() would be ignored: close here, or the
+            // connection would wait forever for a response that cannot be written.
+            closedConnection = true;
+            context.closeConnection();
+            throw e;
+        }
         frame.position(SIZE_PREFIX); // ResponseSend writes the size itself
         context.sendResponse(ResponseSend.builder().add(frame).build());
     }

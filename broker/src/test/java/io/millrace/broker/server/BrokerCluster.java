@@ -81,6 +81,16 @@ final class BrokerCluster extends ExternalResource {
         brokers.set(id, null);
     }
 
+    /** Kills broker {@code id} without a clean shutdown; {@link #start} restarts it on the same directory. */
+    void crash(int id) {
+        brokers.get(id).crash();
+        brokers.set(id, null);
+    }
+
+    EmbeddedZooKeeper zookeeper() {
+        return zookeeper;
+    }
+
     Broker broker(int id) {
         return brokers.get(id);
     }

@@ -1,0 +1,431 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.millrace.broker.log.LogConfig;
+import io.millrace.broker.network.LeakRecorder;
+import io.millrace.broker.network.MetricGroup;
+import io.millrace.broker.network.NetworkConfig;
+import io.millrace.common.protocol.ApiKey;
+import io.millrace.common.protocol.ApiMessage;
+import io.millrace.common.protocol.Frames;
+import io.millrace.common.protocol.RequestHeader;
+import io.millrace.common.protocol.message.ApiVersionsRequest;
+import io.millrace.common.protocol.message.CreateTopicsRequest;
+import io.millrace.common.protocol.message.DeleteTopicsRequest;
+import io.millrace.common.protocol.message.FetchRequest;
+import io.millrace.common.protocol.message.InitProducerIdRequest;
+import io.millrace.common.protocol.message.ListOffsetsRequest;
+import io.millrace.common.protocol.message.MetadataRequest;
+import io.millrace.common.protocol.message.ProduceRequest;
+import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thousands of random and mutated request frames over many connections, then a well-behaved client.
+ * The seeds are real requests, one per API and version the broker serves, written by the codec the
+ * clients use; each connection sends a few of them mutated (bit flips, truncation, wrong length
+ * fields, random api keys and versions, random bodies, spliced bytes) or frames of pure noise.
+ *
+ * <p>What must hold: every connection either gets its answers or is closed, within a bounded
+ * read (a hang fails the test); afterwards no request is stuck in flight (other than fetches
+ * legitimately waiting out a mutated max_wait_ms), no network thread died, no buffer leaked, the
+ * fuzzed topic is readable by Kafka's consumer and a producer/consumer round trip works.
+ *
+ * <p>Rerun a failure with {@code -Dfuzz.seed=<the seed in the failure message>}.
+ */
+public class FrameFuzzTest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FrameFuzzTest.class);
+    private static final int MAX_REQUEST = 64 * 1024;
+    private static final int CONNECTIONS = 600;
+    private static final int MAX_FRAMES_PER_CONNECTION = 16;
+    private static final int PROBE_CORRELATION_ID = 0x7ABC_DEF0;
+    private static final int READ_TIMEOUT_MS = 15_000;
+    private static final String TOPIC = "fuzz";
+    private static final String NETWORK_THREAD = "millrace-network-thread";
+
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of(
+        NetworkConfig.SOCKET_REQUEST_MAX_BYTES_CONFIG, MAX_REQUEST,
+        NetworkConfig.CONNECTIONS_MAX_IDLE_MS_CONFIG, 5_000L,
+        BrokerConfig.AUTO_CREATE_TOPICS_ENABLE_CONFIG, false,
+        LogConfig.MESSAGE_MAX_BYTES_CONFIG, 16 * 1024));
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(new LeakRecorder()).around(ZOOKEEPER).around(CLUSTER);
+
+    @Test
+    public void mutatedAndRandomFramesNeitherHangNorHarmTheBroker() throws Exception {
+        long seed = Long.getLong("fuzz.seed", System.nanoTime());
+        LOG.info("Frame fuzz seed {} (rerun with -Dfuzz.seed={})", seed, seed);
+        try {
+            fuzz(seed);
+        } catch (AssertionError | Exception e) {
+            throw new AssertionError("Frame fuzz failed with seed " + seed + " (rerun with -Dfuzz.seed=" + seed + "): "
+                + e, e);
+        }
+    }
+
+    private static void fuzz(long seed) throws Exception {
+        CLUSTER.createTopic(TOPIC, 2, Map.of());
+        List<byte[]> seeds = seedFrames();
+        List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+        int frames;
+        try {
+            frames = sendAll(seed, seeds);
+        } finally {
+            Thread.setDefaultUncaughtExceptionHandler(previous);
+        }
+        LOG.info("Sent {} fuzzed frames from {} seeds over {} connections", frames, seeds.size(), CONNECTIONS);
+        assertTrue("thousands of frames: " + frames, frames >= 2_000);
+        assertEquals("uncaught exceptions: " + uncaught, List.of(), uncaught);
+        assertNoStuckRequests();
+        // Netty starts event loops lazily and never replaces one that died: all of them must be here.
+        List<String> networkThreads = networkThreads();
+        assertEquals("network threads alive: " + networkThreads, 2, networkThreads.size());
+        assertFuzzedTopicIsReadable();
+        assertRoundTripWorks();
+        assertEquals("network threads alive", networkThreads, networkThreads());
+    }
+
+    // ---- seeds: one real request per API and version ------------------------------------------
+
+    private static List<byte[]> seedFrames() {
+        List<byte[]> frames = new ArrayList<>();
+        int correlationId = 1;
+        for (ApiKey api : ApiKey.values()) {
+            for (short v = api.minVersion(); v <= api.maxVersion(); v++) {
+                RequestHeader header = new RequestHeader(api, v, correlationId++, "fuzz-client");
+                frames.add(bytes(Frames.request(header, seedBody(api))));
+            }
+        }
+        return frames;
+    }
+
+    private static ApiMessage seedBody(ApiKey api) {
+        return switch (api) {
+            case API_VERSIONS -> new ApiVersionsRequest("fuzz", "1.0");
+            case METADATA -> new MetadataRequest(List.of(MetadataRequest.Topic.named(TOPIC)), false, false, false);
+            case PRODUCE -> new ProduceRequest(null, (short) 1, 5_000, List.of(new ProduceRequest.TopicData(TOPIC,
+                List.of(new ProduceRequest.PartitionData(0, batch())))));
+            case FETCH -> new FetchRequest(-1, 20, 1, 64 * 1024, (byte) 0, 0, -1, List.of(new FetchRequest.FetchTopic(TOPIC,
+                List.of(FetchRequest.FetchPartition.of(0, 0, 32 * 1024)))), List.of(), "");
+            case LIST_OFFSETS -> new ListOffsetsRequest(-1, (byte) 0, List.of(new ListOffsetsRequest.ListOffsetsTopic(TOPIC,
+                List.of(new ListOffsetsRequest.ListOffsetsPartition(0, -1, -1L)))));
+            // validate_only, so that a mutated name or count creates nothing unless that bit flips too
+            case CREATE_TOPICS -> new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic("fuzz-new", 1,
+                (short) 1, List.of(), List.of())), 1_000, true);
+            case DELETE_TOPICS -> new DeleteTopicsRequest(List.of(DeleteTopicsRequest.TopicRef.named("fuzz-absent")), 1_000);
+            case INIT_PRODUCER_ID -> new InitProducerIdRequest(null, 60_000, -1L, (short) -1);
+        };
+    }
+
+    private static ByteBuffer batch() {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 256);
+        for (int i = 0; i < 3; i++) {
+            builder.append(1_000L + i, ("k" + i).getBytes(StandardCharsets.UTF_8), "fuzz".getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build();
+    }
+
+    // ---- mutation -----------------------------------------------------------------------------
+
+    /** A frame to send and whether its size prefix matches its bytes (so that a probe can follow). */
+    private record Frame(byte[] bytes, boolean wellFramed) {
+    }
+
+    private static Frame mutate(Random random, List<byte[]> seeds) {
+        byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
+        return switch (random.nextInt(9)) {
+            case 0 -> new Frame(flipBits(random, frame), true);
+            case 1 -> new Frame(truncate(random, frame), true);
+            case 2 -> new Frame(overwriteWithEdgeValues(random, frame), true);
+            case 3 -> new Frame(randomHeader(random, frame), true);
+            case 4 -> new Frame(randomBody(random, frame), true);
+            case 5 -> new Frame(splice(random, frame), true);
+            case 6 -> wrongLength(random, frame);
+            case 7 -> new Frame(noise(random), false);
+            default -> new Frame(frame, true); // an intact request keeps some connections going
+        };
+    }
+
+    private static byte[] flipBits(Random random, byte[] frame) {
+        int flips = 1 + random.nextInt(8);
+        for (int i = 0; i < flips; i++) {
+            int pos = 4 + random.nextInt(frame.length - 4);
+            frame[pos] ^= (byte) (1 << random.nextInt(8));
+        }
+        return frame;
+    }
+
+    private static byte[] truncate(Random random, byte[] frame) {
+        return withSize(java.util.Arrays.copyOf(frame, 4 + random.nextInt(frame.length - 4)));
+    }
+
+    /** Values that trip length and count fields: -1, 0, min, max, and varint continuation bytes. */
+    private static byte[] overwriteWithEdgeValues(Random random, byte[] frame) {
+        byte[] edges = {0, (byte) 0xff, (byte) 0x7f, (byte) 0x80, 1};
+        int writes = 1 + random.nextInt(4);
+        for (int i = 0; i < writes; i++) {
+            frame[4 + random.nextInt(frame.length - 4)] = edges[random.nextInt(edges.length)];
+        }
+        return frame;
+    }
+
+    private static byte[] randomHeader(Random random, byte[] frame) {
+        ByteBuffer buffer = ByteBuffer.wrap(frame);
+        if (random.nextBoolean()) {
+            buffer.putShort(4, (short) (random.nextBoolean() ? random.nextInt(70) : random.nextInt()));
+        }
+        if (random.nextBoolean()) {
+            buffer.putShort(6, (short) (random.nextBoolean() ? random.nextInt(16) : random.nextInt()));
+        }
+        return frame;
+    }
+
+    private static byte[] randomBody(Random random, byte[] frame) {
+        int keep = Math.min(frame.length, 12 + random.nextInt(Math.max(1, frame.length - 12)));
+        byte[] tail = new byte[random.nextInt(300)];
+        random.nextBytes(tail);
+        byte[] out = java.util.Arrays.copyOf(frame, keep + tail.length);
+        System.arraycopy(tail, 0, out, keep, tail.length);
+        return withSize(out);
+    }
+
+    private static byte[] splice(Random random, byte[] frame) {
+        int from = 4 + random.nextInt(frame.length - 4);
+        int length = random.nextInt(Math.min(64, frame.length - from) + 1);
+        int at = 4 + random.nextInt(frame.length - 4);
+        byte[] out = new byte[frame.length + length];
+        System.arraycopy(frame, 0, out, 0, at);
+        System.arraycopy(frame, from, out, at, length);
+        System.arraycopy(frame, at, out, at + length, frame.length - at);
+        return withSize(out);
+    }
+
+    private static Frame wrongLength(Random random, byte[] frame) {
+        int size = switch (random.nextInt(4)) {
+            case 0 -> -1 - random.nextInt(1000);
+            case 1 -> MAX_REQUEST + 1 + random.nextInt(1_000_000);
+            case 2 -> Math.max(0, frame.length - 4 - 1 - random.nextInt(frame.length - 4));
+            default -> frame.length - 4 + 1 + random.nextInt(100);
+        };
+        ByteBuffer.wrap(frame).putInt(0, size);
+        return new Frame(frame, false);
+    }
+
+    private static byte[] noise(Random random) {
+        byte[] bytes = new byte[4 + random.nextInt(200)];
+        random.nextBytes(bytes);
+        if (random.nextBoolean()) {
+            ByteBuffer.wrap(bytes).putInt(0, bytes.length - 4);
+        }
+        return bytes;
+    }
+
+    private static byte[] withSize(byte[] frame) {
+        ByteBuffer.wrap(frame).putInt(0, frame.length - 4);
+        return frame;
+    }
+
+    // ---- sending ------------------------------------------------------------------------------
+
+    /** Runs every connection on a few threads; returns the number of fuzzed frames sent. */
+    private static int sendAll(long seed, List<byte[]> seeds) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Integer>> sent = new ArrayList<>();
+            // Random's first outputs for neighbouring seeds are correlated: derive well-mixed ones.
+            java.util.SplittableRandom seeds0 = new java.util.SplittableRandom(seed);
+            for (int c = 0; c < CONNECTIONS; c++) {
+                Random random = new Random(seeds0.nextLong());
+                int connection = c;
+                sent.add(pool.submit(() -> connection(connection, random, seeds)));
+            }
+            int frames = 0;
+            for (Future<Integer> f : sent) {
+                frames += f.get(60, TimeUnit.SECONDS);
+            }
+            return frames;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Sends a few fuzzed frames on one connection. If every frame's size matches its bytes, a valid
+     * ApiVersions probe follows and must be answered unless the broker closed the connection;
+     * otherwise the client half-closes and the broker must close too. Either way within the timeout.
+     */
+    private static int connection(int index, Random random, List<byte[]> seeds) throws IOException {
+        List<Frame> frames = new ArrayList<>();
+        int count = 1 + random.nextInt(MAX_FRAMES_PER_CONNECTION);
+        boolean wellFramed = true;
+        boolean fetchSent = false;
+        for (int i = 0; i < count; i++) {
+            Frame frame = mutate(random, seeds);
+            frames.add(frame);
+            wellFramed &= frame.wellFramed();
+            fetchSent |= frame.bytes().length >= 6 && ByteBuffer.wrap(frame.bytes()).getShort(4) == ApiKey.FETCH.id();
+        }
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), CLUSTER.broker(0).boundPort())) {
+            socket.setSoTimeout(READ_TIMEOUT_MS);
+            if (!write(socket, frames, wellFramed)) {
+                return count; // the broker closed the connection while we wrote: an answer too
+            }
+            if (!wellFramed) {
+                socket.shutdownOutput();
+            }
+            awaitProbeOrClose(socket, index, wellFramed, fetchSent);
+        }
+        return count;
+    }
+
+    private static boolean write(Socket socket, List<Frame> frames, boolean withProbe) {
+        try {
+            OutputStream out = socket.getOutputStream();
+            for (Frame frame : frames) {
+                out.write(frame.bytes());
+            }
+            if (withProbe) {
+                RequestHeader header = new RequestHeader(ApiKey.API_VERSIONS, (short) 3, PROBE_CORRELATION_ID, "probe");
+                out.write(bytes(Frames.request(header, new ApiVersionsRequest("probe", "1"))));
+            }
+            out.flush();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void awaitProbeOrClose(Socket socket, int index, boolean probe, boolean fetchSent) throws IOException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        try {
+            while (true) {
+                int size = in.readInt();
+                assertTrue("response size " + size, size >= 4 && size <= 16 * 1024 * 1024);
+                byte[] payload = new byte[size];
+                in.readFully(payload);
+                if (probe && ByteBuffer.wrap(payload).getInt() == PROBE_CORRELATION_ID) {
+                    return;
+                }
+            }
+        } catch (EOFException | SocketException e) {
+            return; // closed by the broker
+        } catch (SocketTimeoutException e) {
+            if (fetchSent) {
+                return; // a fetch with a mutated max_wait_ms may legitimately be waiting
+            }
+            fail("Connection " + index + ": neither answered nor closed within " + READ_TIMEOUT_MS + " ms");
+        }
+    }
+
+    // ---- afterwards ---------------------------------------------------------------------------
+
+    /** Every request has completed, except fetches parked in the purgatory until their max_wait_ms. */
+    private static void assertNoStuckRequests() {
+        Broker broker = CLUSTER.broker(0);
+        MetricGroup network = broker.metrics().group("socket-server-metrics");
+        Conditions.waitUntil(() -> (Long) network.value("requests-in-flight") == broker.purgatory().size(), 20_000,
+            "no request is in flight but the waiting fetches (" + broker.purgatory().size() + ")");
+    }
+
+    private static List<String> networkThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+            .filter(name -> name.startsWith(NETWORK_THREAD)).sorted().toList();
+    }
+
+    /** Whatever the fuzz got appended is made of valid batches Kafka's consumer can read. */
+    private static void assertFuzzedTopicIsReadable() {
+        for (int p = 0; p < 2; p++) {
+            long end = CLUSTER.broker(0).logManager().getLog(TOPIC, p).orElseThrow().logEndOffset();
+            TopicPartition tp = new TopicPartition(TOPIC, p);
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer()) {
+                consumer.assign(List.of(tp));
+                consumer.seek(tp, 0);
+                long deadline = System.currentTimeMillis() + 30_000;
+                while (consumer.position(tp) < end && System.currentTimeMillis() < deadline) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(java.time.Duration.ofMillis(200))) {
+                        assertTrue(r.offset() < end);
+                    }
+                }
+                assertEquals("read " + tp + " to its end", end, consumer.position(tp));
+            }
+        }
+        LOG.info("The fuzzed topic holds {} records, all readable",
+            CLUSTER.broker(0).logManager().getLog(TOPIC, 0).orElseThrow().logEndOffset());
+    }
+
+    private static void assertRoundTripWorks() throws Exception {
+        CLUSTER.createTopic("after-fuzz", 2, Map.of());
+        Properties props = CLUSTER.clientProps();
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        Map<Integer, List<Records>> sent = new TreeMap<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (int n = 0; n < 200; n++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>("after-fuzz", n % 2, 1_000L + n,
+                    ("k" + n).getBytes(StandardCharsets.UTF_8), ("v" + n).getBytes(StandardCharsets.UTF_8));
+                sent.computeIfAbsent(n % 2, k -> new ArrayList<>()).add(Records.of(record));
+                producer.send(record);
+            }
+            producer.flush();
+        }
+        KafkaClientsTest.assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), "after-fuzz", 2, 200));
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer() {
+        Properties props = CLUSTER.clientProps();
+        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("enable.auto.commit", "false");
+        return new KafkaConsumer<>(props);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.get(bytes);
+        return bytes;
+    }
+}

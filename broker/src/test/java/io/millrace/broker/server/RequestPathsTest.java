@@ -1,0 +1,181 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreateTopicsRequest;
+import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
+import io.millrace.common.protocol.message.CreateTopicsResponse;
+import io.millrace.common.protocol.message.FetchRequest;
+import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.MetadataRequest;
+import io.millrace.common.protocol.message.MetadataResponse;
+import io.millrace.common.protocol.message.ProduceRequest;
+import io.millrace.common.protocol.message.ProduceResponse;
+import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+
+/** Request paths the client tests do not reach: auto-creation, misdirected requests, byte limits, JMX. */
+public class RequestPathsTest {
+
+    private static final short PRODUCE_V = 9;
+    private static final short FETCH_V = 12;
+    private static final short METADATA_V = 12;
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 2, Map.of(
+        BrokerConfig.AUTO_CREATE_TOPICS_ENABLE_CONFIG, true,
+        BrokerConfig.NUM_PARTITIONS_CONFIG, 3));
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
+
+    @Test
+    public void metadataForAnUnknownTopicCreatesItAndAnswersLeaderNotAvailableUntilItHasLeaders() throws Exception {
+        MetadataResponse.Topic first = metadata(0, "auto-created", true);
+        assertEquals(Errors.LEADER_NOT_AVAILABLE, first.error());
+        assertTrue(first.partitions().isEmpty());
+        Conditions.waitUntil(() -> metadataQuietly("auto-created").error() == Errors.NONE, "the topic to be created");
+        MetadataResponse.Topic created = metadata(0, "auto-created", true);
+        assertEquals(3, created.partitions().size());
+        created.partitions().forEach(p -> assertTrue("leader of " + p.partitionIndex(), p.leaderId() >= 0));
+        assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, metadata(0, "not-auto-created", false).error());
+    }
+
+    @Test
+    public void produceAndFetchSentToABrokerThatDoesNotLeadThePartitionAreRefusedWithNotLeader() throws Exception {
+        CLUSTER.createTopic("misdirected", 4, Map.of());
+        for (int p = 0; p < 4; p++) {
+            int leader = CLUSTER.broker(0).cluster().metadata().snapshot().leader("misdirected", p);
+            int other = 1 - leader;
+            assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, produce(other, "misdirected", p, batch(1, 10)));
+            assertEquals(Errors.NOT_LEADER_OR_FOLLOWER, fetch(other, "misdirected", List.of(p), 1 << 20, 1 << 20).get(0).error());
+            assertEquals(Errors.NONE, produce(leader, "misdirected", p, batch(1, 10)));
+        }
+    }
+
+    @Test
+    public void fetchStopsAtMaxBytesButTheFirstPartitionGetsAWholeBatchEvenIfMaxBytesIsSmaller() throws Exception {
+        CLUSTER.createTopic("limits", 4, Map.of());
+        List<Integer> onZero = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            if (CLUSTER.broker(0).cluster().metadata().snapshot().leader("limits", p) == 0) {
+                onZero.add(p);
+            }
+        }
+        assertTrue("broker 0 leads two partitions: " + onZero, onZero.size() >= 2);
+        int batchSize = batch(10, 100).remaining();
+        for (int p : onZero) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(Errors.NONE, produce(0, "limits", p, batch(10, 100)));
+            }
+        }
+        // max_bytes of one byte: the first partition still gets one whole batch, the next nothing.
+        List<FetchResponse.PartitionData> tiny = fetch(0, "limits", onZero, 1, 1 << 20);
+        assertEquals(batchSize, tiny.get(0).records().sizeInBytes());
+        assertEquals(0, tiny.get(1).records().sizeInBytes());
+        // Room for two and a half batches: the response stops at max_bytes exactly, as Kafka's does
+        // (the client drops the partial batch at the end and fetches it again), nothing after it.
+        List<FetchResponse.PartitionData> partial = fetch(0, "limits", onZero, batchSize * 5 / 2, 1 << 20);
+        assertEquals(batchSize * 5 / 2, partial.get(0).records().sizeInBytes());
+        assertEquals(0, partial.get(1).records().sizeInBytes());
+        // A partition limit of one batch: each partition gives one batch.
+        List<FetchResponse.PartitionData> perPartition = fetch(0, "limits", onZero, 1 << 20, batchSize);
+        perPartition.forEach(d -> assertEquals(batchSize, d.records().sizeInBytes()));
+        perPartition.forEach(d -> assertEquals(3 * 10, d.highWatermark()));
+    }
+
+    @Test
+    public void aTopicNamedTwiceInOneCreateTopicsRequestFailsWithInvalidRequest() throws Exception {
+        CreatableTopic twice = new CreatableTopic("twice", 1, (short) 1, List.of(), List.of());
+        CreatableTopic once = new CreatableTopic("once", 1, (short) 1, List.of(), List.of());
+        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
+            CreateTopicsResponse response = client.call(new CreateTopicsRequest(List.of(twice, once, twice), 10_000, false),
+                (short) 7);
+            assertEquals(List.of(Errors.INVALID_REQUEST, Errors.NONE, Errors.INVALID_REQUEST),
+                response.topics().stream().map(CreateTopicsResponse.CreatableTopicResult::error).toList());
+        }
+        assertTrue(CLUSTER.broker(0).cluster().metadata().snapshot().hasTopic("once"));
+        assertTrue(!CLUSTER.broker(0).cluster().metadata().snapshot().hasTopic("twice"));
+    }
+
+    @Test
+    public void perApiRequestMetricsCountAndTimeRequestsInJmx() throws Exception {
+        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+        ObjectName metadata = new ObjectName("io.millrace:type=request-metrics,broker=1,request=Metadata");
+        long before = (Long) jmx.getAttribute(metadata, "request-total");
+        for (int i = 0; i < 5; i++) {
+            metadata(1, "jmx-" + i, false);
+        }
+        assertEquals(before + 5, jmx.getAttribute(metadata, "request-total"));
+        Conditions.waitUntil(() -> maxMs(jmx, metadata) > 0.0, "the latency to be recorded");
+        assertTrue((Double) jmx.getAttribute(metadata, "total-time-ms-avg") > 0.0);
+    }
+
+    private static double maxMs(MBeanServer jmx, ObjectName name) {
+        try {
+            return (Double) jmx.getAttribute(name, "total-time-ms-max");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MetadataResponse.Topic metadataQuietly(String topic) {
+        try {
+            return metadata(0, topic, false);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MetadataResponse.Topic metadata(int broker, String topic, boolean allowAutoCreate) throws Exception {
+        try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+            MetadataResponse response = client.call(new MetadataRequest(List.of(MetadataRequest.Topic.named(topic)),
+                allowAutoCreate, false, false), METADATA_V);
+            return response.topics().get(0);
+        }
+    }
+
+    private static Errors produce(int broker, String topic, int partition, ByteBuffer records) throws Exception {
+        try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+            ProduceRequest request = new ProduceRequest(null, (short) 1, 10_000, List.of(
+                new ProduceRequest.TopicData(topic, List.of(new ProduceRequest.PartitionData(partition, records)))));
+            ProduceResponse response = client.call(request, PRODUCE_V);
+            return response.responses().get(0).partitionResponses().get(0).error();
+        }
+    }
+
+    private static List<FetchResponse.PartitionData> fetch(int broker, String topic, List<Integer> partitions, int maxBytes,
+                                                           int partitionMaxBytes) throws Exception {
+        List<FetchRequest.FetchPartition> asked = partitions.stream()
+            .map(p -> FetchRequest.FetchPartition.of(p, 0, partitionMaxBytes)).toList();
+        try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+            FetchResponse response = client.call(new FetchRequest(-1, 0, 1, maxBytes, (byte) 0, 0, -1,
+                List.of(new FetchRequest.FetchTopic(topic, asked)), List.of(), ""), FETCH_V);
+            return response.responses().get(0).partitions();
+        }
+    }
+
+    private static ByteBuffer batch(int records, int valueBytes) {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 1024);
+        byte[] value = "v".repeat(valueBytes).getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < records; i++) {
+            builder.append(1_000L + i, ("k" + i).getBytes(StandardCharsets.UTF_8), value);
+        }
+        return builder.build();
+    }
+}
