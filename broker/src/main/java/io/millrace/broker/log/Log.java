@@ -320,6 +320,7 @@ public final class Log implements Closeable {
         long to = target.segment().baseOffset();
         Long from = segments.floorKey(recoveryPoint);
         Map<Long, LogSegment> unflushed = segments.subMap(from == null ? logStartOffset : Math.min(from, to), true, to, true);
+        long started = context.time().nanoseconds();
         try {
             for (LogSegment segment : unflushed.values()) {
                 segment.flush();
@@ -331,6 +332,7 @@ public final class Log implements Closeable {
         } catch (IOException e) {
             throw offline("flush", e);
         }
+        context.flusher().flushed(context.time().nanoseconds() - started);
         recoveryPoint = Math.max(recoveryPoint, target.offset());
         lastFlushMs = context.time().milliseconds();
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,7 @@ public final class LogFlusher implements AutoCloseable {
     // Logs with a flush queued but not started; a request for one of them is already served.
     private final Set<Log> queued = ConcurrentHashMap.newKeySet();
     private final ExecutorService executor;
+    private volatile LongConsumer flushTimeListener = nanos -> { };
 
     public LogFlusher(String threadName) {
         this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), runnable -> {
@@ -60,6 +62,18 @@ public final class LogFlusher implements AutoCloseable {
             // The log has already reported an I/O error to its directory's failure channel.
             LOG.warn("Flush of {} failed: {}", log.topicPartition(), e.toString());
         }
+    }
+
+    /**
+     * Sets who hears the duration, in nanoseconds, of every fsync of a log that shares this
+     * flusher, on whichever thread ran it (this one, or one that called {@link Log#flush}).
+     */
+    public void onFlush(LongConsumer listener) {
+        this.flushTimeListener = listener;
+    }
+
+    void flushed(long nanos) {
+        flushTimeListener.accept(nanos);
     }
 
     /** Runs the flushes already queued, then stops the thread. */

@@ -21,8 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +59,7 @@ public final class LogManager implements Closeable {
     private final ConcurrentHashMap<String, Map<String, Object>> topicOverrides = new ConcurrentHashMap<>();
     private final Map<Path, FileLock> dirLocks = new HashMap<>();
     private final Object createLock = new Object();
+    private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean started;
     private volatile boolean shutDown;
 
@@ -181,7 +184,13 @@ public final class LogManager implements Closeable {
             return;
         }
         Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean);
-        Log previous = logs.putIfAbsent(tp, log);
+        Log previous;
+        synchronized (createLock) {
+            previous = logs.putIfAbsent(tp, log);
+            if (previous == null) {
+                announceOpened(log);
+            }
+        }
         if (previous != null) {
             log.close(false);
             throw new IllegalStateException("Partition " + tp + " has a log in both " + previous.dir() + " and "
@@ -303,6 +312,7 @@ public final class LogManager implements Closeable {
         }
         Log log = Log.open(partitionDir, configFor(tp.topic()), context, 0L, true);
         logs.put(tp, log);
+        announceOpened(log);
         LOG.info("Created the log of {} in {}", tp, dir);
         return log;
     }
@@ -334,6 +344,15 @@ public final class LogManager implements Closeable {
         Log log;
         synchronized (createLock) {
             log = logs.remove(new TopicPartition(topic, partition));
+            if (log != null) {
+                for (LogListener listener : listeners) {
+                    try {
+                        listener.logDeleted(log);
+                    } catch (RuntimeException e) {
+                        LOG.error("A log listener failed on the deletion of {}", log.topicPartition(), e);
+                    }
+                }
+            }
         }
         if (log == null) {
             return false;
@@ -369,6 +388,44 @@ public final class LogManager implements Closeable {
     LogConfig configFor(String topic) {
         Map<String, Object> overrides = topicOverrides.get(topic);
         return overrides == null ? defaultConfig : defaultConfig.withOverrides(overrides);
+    }
+
+    // ---- observers --------------------------------------------------------------------------
+
+    /** Told when a partition's log is opened (loaded at startup or created) and when it is deleted. */
+    public interface LogListener {
+
+        void logOpened(Log log);
+
+        void logDeleted(Log log);
+    }
+
+    /**
+     * Adds a listener, at once told of every log already open. Calls happen under the lock that
+     * orders creations and deletions, so a listener sees them in order; it must be quick.
+     */
+    public void addLogListener(LogListener listener) {
+        synchronized (createLock) {
+            listeners.add(listener);
+            for (Log log : logs.values()) {
+                listener.logOpened(log);
+            }
+        }
+    }
+
+    /** Sets who hears the duration, in nanoseconds, of every fsync of these logs. */
+    public void onFlush(LongConsumer listener) {
+        flusher.onFlush(listener);
+    }
+
+    private void announceOpened(Log log) {
+        for (LogListener listener : listeners) {
+            try {
+                listener.logOpened(log);
+            } catch (RuntimeException e) {
+                LOG.error("A log listener failed on the opening of {}", log.topicPartition(), e);
+            }
+        }
     }
 
     // ---- background work --------------------------------------------------------------------
