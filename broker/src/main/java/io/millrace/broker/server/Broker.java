@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.MetadataListener;
 import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.broker.log.LogFileOpener;
 import io.millrace.broker.log.LogManager;
 import io.millrace.broker.network.Endpoint;
 import io.millrace.broker.network.MetricsRegistry;
@@ -40,22 +41,30 @@ public final class Broker implements AutoCloseable {
     private volatile MetadataListener assignmentListener;
 
     public Broker(BrokerConfig config, Time time) {
+        this(config, time, LogFileOpener.DEFAULT);
+    }
+
+    /** As above with the log files opened by {@code opener}: tests pass one that fails on demand. */
+    Broker(BrokerConfig config, Time time, LogFileOpener opener) {
         this.config = config;
         int id = config.brokerId();
         this.metrics = new MetricsRegistry(Map.of("broker", String.valueOf(id)));
-        this.logManager = new LogManager(config.log(), config.log().logDirs(), time);
+        this.logManager = new LogManager(config.log(), config.log().logDirs(), time, opener);
         this.cluster = new ZkCluster(config.cluster(), time);
         this.purgatory = new FetchPurgatory("millrace-broker-" + id);
-        this.network = new NetworkServer(config.network(), dispatcher(time), time, metrics);
+        BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
+        purgatory.bindMetrics(metrics);
+        LogMetrics.bind(metrics, logManager, topicMetrics);
+        this.network = new NetworkServer(config.network(), dispatcher(time, topicMetrics), time, metrics);
     }
 
-    private RequestDispatcher dispatcher(Time time) {
+    private RequestDispatcher dispatcher(Time time, BrokerTopicMetrics topicMetrics) {
         LocalPartitions partitions = new LocalPartitions(config.brokerId(), logManager);
         RequestDispatcher.ApiHandlers handlers = new RequestDispatcher.ApiHandlers(
             new ApiVersionsHandler(),
             new MetadataHandler(cluster, config),
-            new ProduceHandler(cluster.metadata(), partitions, purgatory),
-            new FetchHandler(cluster.metadata(), partitions, purgatory),
+            new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics),
+            new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics),
             new ListOffsetsHandler(cluster.metadata(), partitions),
             new CreateTopicsHandler(cluster, config),
             new DeleteTopicsHandler(cluster),

@@ -46,31 +46,46 @@ final class DelayedFetch {
         this.timeout = timeout;
     }
 
-    /** Answers if the partitions now hold enough; returns whether this fetch is done. */
-    boolean tryComplete() {
-        if (completed.get()) {
-            return true;
+    /** What {@link #tryComplete} found. */
+    enum Outcome {
+        /** Not enough data yet: keep waiting. */
+        WAITING,
+        /** This call answered the fetch. */
+        ANSWERED,
+        /** Someone else answered it before. */
+        ALREADY_DONE;
+
+        boolean isDone() {
+            return this != WAITING;
         }
-        FetchHandler.FetchResult result = handler.read(body);
-        return result.isEnough(body.minBytes()) && complete(result);
     }
 
-    /** Answers with what there is now: the wait is over. */
-    void expire() {
-        if (!completed.get()) {
-            complete(handler.read(body));
+    /** Answers if the partitions now hold enough. */
+    Outcome tryComplete() {
+        if (completed.get()) {
+            return Outcome.ALREADY_DONE;
         }
+        FetchHandler.FetchResult result = handler.read(body);
+        if (!result.isEnough(body.minBytes())) {
+            return Outcome.WAITING;
+        }
+        return complete(result) ? Outcome.ANSWERED : Outcome.ALREADY_DONE;
+    }
+
+    /** Answers with what there is now: the wait is over. Returns whether this call answered. */
+    boolean expire() {
+        return !completed.get() && complete(handler.read(body));
     }
 
     private boolean complete(FetchHandler.FetchResult result) {
         if (!completed.compareAndSet(false, true)) {
-            return true;
+            return false;
         }
         Future<?> pending = timeout;
         if (pending != null) {
             pending.cancel(false);
         }
-        request.respondFetch(result.response());
+        handler.respond(request, result);
         return true;
     }
 }

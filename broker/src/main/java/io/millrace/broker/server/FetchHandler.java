@@ -34,11 +34,14 @@ final class FetchHandler implements ApiHandler {
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
     private final FetchPurgatory purgatory;
+    private final BrokerTopicMetrics topicMetrics;
 
-    FetchHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory) {
+    FetchHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory,
+                 BrokerTopicMetrics topicMetrics) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.purgatory = purgatory;
+        this.topicMetrics = topicMetrics;
     }
 
     @Override
@@ -46,10 +49,24 @@ final class FetchHandler implements ApiHandler {
         FetchRequest body = request.body();
         FetchResult result = read(body);
         if (body.maxWaitMs() <= 0 || result.isEnough(body.minBytes()) || body.topics().isEmpty()) {
-            request.respondFetch(result.response());
+            respond(request, result);
             return;
         }
         purgatory.watch(new DelayedFetch(request, this), body.maxWaitMs());
+    }
+
+    /** Sends {@code result}, counting its record bytes per topic. */
+    void respond(Request request, FetchResult result) {
+        if (result.bytes() > 0) {
+            for (FetchableTopicResponse topic : result.response().responses()) {
+                long bytes = 0;
+                for (PartitionData partition : topic.partitions()) {
+                    bytes += partition.records() == null ? 0 : partition.records().sizeInBytes();
+                }
+                topicMetrics.sent(topic.topic(), bytes);
+            }
+        }
+        request.respondFetch(result.response());
     }
 
     /** Reads every partition of the fetch as it stands now. */

@@ -1,5 +1,8 @@
 package io.millrace.broker.server;
 
+import io.millrace.broker.network.Counter;
+import io.millrace.broker.network.MetricGroup;
+import io.millrace.broker.network.MetricsRegistry;
 import io.millrace.common.TopicPartition;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,8 @@ final class FetchPurgatory implements AutoCloseable {
 
     private final Map<TopicPartition, Set<DelayedFetch>> watchers = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
+    private final Counter completedByAppend = new Counter();
+    private final Counter expired = new Counter();
 
     FetchPurgatory(String name) {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
@@ -54,7 +59,11 @@ final class FetchPurgatory implements AutoCloseable {
             return;
         }
         // An append between the first read and the registration above would not have seen this fetch.
-        if (fetch.tryComplete()) {
+        DelayedFetch.Outcome outcome = fetch.tryComplete();
+        if (outcome == DelayedFetch.Outcome.ANSWERED) {
+            completedByAppend.increment();
+        }
+        if (outcome.isDone()) {
             unwatch(fetch, partitions);
         }
     }
@@ -66,10 +75,35 @@ final class FetchPurgatory implements AutoCloseable {
             return;
         }
         for (DelayedFetch fetch : waiting) {
-            if (fetch.tryComplete()) {
+            DelayedFetch.Outcome outcome = fetch.tryComplete();
+            if (outcome == DelayedFetch.Outcome.ANSWERED) {
+                completedByAppend.increment();
+            }
+            if (outcome.isDone()) {
                 unwatch(fetch, fetch.partitions());
             }
         }
+    }
+
+    /**
+     * Exports {@code io.millrace:type=delayed-fetch-metrics}: {@code completed-by-append-total}
+     * (waiting fetches answered because an append brought enough data), {@code expired-total}
+     * (answered when {@code max_wait_ms} ended, or at shutdown) and {@code purgatory-size}.
+     */
+    void bindMetrics(MetricsRegistry registry) {
+        MetricGroup group = registry.group("delayed-fetch-metrics");
+        group.gauge("completed-by-append-total", "waiting fetches answered because an append brought enough data",
+            completedByAppend::count);
+        group.gauge("expired-total", "waiting fetches answered when their max_wait_ms ended", expired::count);
+        group.gauge("purgatory-size", "fetches waiting for data now", this::size);
+    }
+
+    long completedByAppend() {
+        return completedByAppend.count();
+    }
+
+    long expired() {
+        return expired.count();
     }
 
     /** The number of fetches waiting, for tests and metrics. */
@@ -79,7 +113,9 @@ final class FetchPurgatory implements AutoCloseable {
 
     private void expire(DelayedFetch fetch, List<TopicPartition> partitions) {
         try {
-            fetch.expire();
+            if (fetch.expire()) {
+                expired.increment();
+            }
         } catch (RuntimeException e) {
             LOG.error("Could not answer a waiting fetch", e);
         } finally {

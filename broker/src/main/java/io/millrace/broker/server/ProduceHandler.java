@@ -35,11 +35,14 @@ final class ProduceHandler implements ApiHandler {
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
     private final FetchPurgatory purgatory;
+    private final BrokerTopicMetrics topicMetrics;
 
-    ProduceHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory) {
+    ProduceHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory,
+                   BrokerTopicMetrics topicMetrics) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.purgatory = purgatory;
+        this.topicMetrics = topicMetrics;
     }
 
     @Override
@@ -101,6 +104,7 @@ final class ProduceHandler implements ApiHandler {
                 throw new InvalidRecordException("The produce request has no records for " + topic + "-" + partition.index());
             }
             LogAppendInfo info = log.append(records);
+            topicMetrics.appended(topic, info.sizeInBytes(), info.recordCount());
             purgatory.onAppend(new TopicPartition(topic, partition.index()));
             return PartitionResponse.of(partition.index(), Errors.NONE, info.firstOffset(), info.logAppendTime(),
                 log.logStartOffset());

@@ -57,7 +57,7 @@ public final class RequestDispatcher implements RequestHandler {
             rejectUnsupported(context, header);
             return;
         }
-        metrics.received(api);
+        metrics.received(api, time.nanoseconds() - context.receiveTimeNanos());
         Request request = parseBody(context, header, buffer);
         if (request != null) {
             dispatch(request);
