@@ -98,13 +98,6 @@ final class FetchPurgatory implements AutoCloseable {
         group.gauge("purgatory-size", "fetches waiting for data now", this::size);
     }
 
-    long completedByAppend() {
-        return completedByAppend.count();
-    }
-
-    long expired() {
-        return expired.count();
-    }
 
     /** The number of fetches waiting, for tests and metrics. */
     int size() {
