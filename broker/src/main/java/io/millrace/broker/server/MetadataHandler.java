@@ -27,6 +27,8 @@ final class MetadataHandler implements ApiHandler {
 
     static final String CLUSTER_ID = "millrace";
     private static final Logger LOG = LoggerFactory.getLogger(MetadataHandler.class);
+    /** Metadata responses may carry a null topic name from this version on. */
+    private static final short FIRST_VERSION_WITH_NULLABLE_NAMES = 12;
 
     private final ZkCluster cluster;
     private final BrokerConfig config;
@@ -41,6 +43,13 @@ final class MetadataHandler implements ApiHandler {
         MetadataRequest body = request.body();
         ClusterSnapshot snapshot = cluster.metadata().snapshot();
         List<MetadataResponse.Topic> topics = new ArrayList<>();
+        if (namesATopicOnlyById(body) && request.version() < FIRST_VERSION_WITH_NULLABLE_NAMES) {
+            // Before v12 an answer cannot carry a null topic name; Kafka refuses such a request as
+            // invalid, which closes the connection.
+            LOG.debug("Closing {}: Metadata v{} names a topic only by id", request, request.version());
+            request.close();
+            return;
+        }
         if (body.topics() == null) {
             snapshot.topics().forEach(name -> topics.add(describe(snapshot, snapshot.topic(name).orElseThrow())));
         } else {
@@ -54,6 +63,10 @@ final class MetadataHandler implements ApiHandler {
         }
         request.respond(new MetadataResponse(0, brokers, CLUSTER_ID, snapshot.controllerId(), topics,
             MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS, Errors.NONE.code()));
+    }
+
+    private static boolean namesATopicOnlyById(MetadataRequest body) {
+        return body.topics() != null && body.topics().stream().anyMatch(t -> t.name() == null);
     }
 
     private MetadataResponse.Topic answer(ClusterSnapshot snapshot, MetadataRequest.Topic asked, boolean allowAutoCreate) {

@@ -100,6 +100,22 @@ public class RequestPathsTest {
     }
 
     @Test
+    public void aTopicNamedOnlyByIdIsUnknownFromMetadataV12AndRefusedBefore() throws Exception {
+        MetadataRequest byId = new MetadataRequest(List.of(new MetadataRequest.Topic(java.util.UUID.randomUUID(), null)),
+            false, false, false);
+        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
+            MetadataResponse response = client.call(byId, (short) 12);
+            assertEquals(Errors.UNKNOWN_TOPIC_ID.code(), response.topics().get(0).errorCode());
+        }
+        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
+            client.send(byId, (short) 11);
+            assertTrue("a v11 request naming a topic only by id closes the connection", client.closedByBroker());
+        }
+        assertEquals("the broker still answers", Errors.UNKNOWN_TOPIC_OR_PARTITION.code(),
+            metadata(0, "never-created", false).errorCode());
+    }
+
+    @Test
     public void aTopicNamedTwiceInOneCreateTopicsRequestFailsWithInvalidRequest() throws Exception {
         CreatableTopic twice = new CreatableTopic("twice", 1, (short) 1, List.of(), List.of());
         CreatableTopic once = new CreatableTopic("once", 1, (short) 1, List.of(), List.of());
