@@ -139,6 +139,7 @@ public final class QuickstartDemo {
         CreatableTopicResult result = response.topics().get(0);
         check(result.error(), "CreateTopics " + TOPIC + ": " + result.errorMessage());
         out.printf("Created topic %s with %d partitions%n", TOPIC, PARTITIONS);
+        out.println("Page views: key = user id (same user, same partition), value = JSON, header content-type");
     }
 
     // ---- produce
@@ -186,7 +187,8 @@ public final class QuickstartDemo {
                 Event e = list.get(i);
                 withOffsets.add(new Event(p, base + i, e.timestamp(), e.key(), e.value(), e.contentType()));
             }
-            line.append(String.format("  p%d@%d-%d", p, base, base + list.size() - 1));
+            line.append(list.size() == 1 ? String.format("  p%d@%d", p, base)
+                : String.format("  p%d@%d-%d", p, base, base + list.size() - 1));
         });
         out.printf("Produced %d events as %-6s batches:%s%n", events.size(), codec.configName, line);
         return withOffsets;
