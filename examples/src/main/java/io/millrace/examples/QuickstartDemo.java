@@ -106,11 +106,17 @@ public final class QuickstartDemo {
             throw e;
         }
         if (keepRunning) {
+            report(result);
             keepRunning(cluster);
+            return;
         }
+        stop(cluster);
+        report(result);
+    }
+
+    private static void stop(LocalCluster cluster) {
         cluster.close();
         System.out.println("Stopped the broker and ZooKeeper; deleted their data.");
-        report(result);
     }
 
     /** Starts a cluster, runs the demo against it, stops it; what the test calls. */
@@ -334,7 +340,7 @@ public final class QuickstartDemo {
     private static void keepRunning(LocalCluster cluster) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            cluster.close();
+            stop(cluster);
             stopped.countDown();
         }, "quickstart-shutdown"));
         System.out.printf("Broker up: bootstrap.servers=%s (ZooKeeper %s). Ctrl-C to stop.%n",
