@@ -100,11 +100,13 @@ public class BrokerRegistrationTest {
 
         KillSession.kill(broker.curator().getZookeeperClient().getZooKeeper());
 
+        // The znode is visible a moment before the registering thread records its session, so
+        // wait for both rather than read isRegistered() right after seeing the znode.
         Wait.until("broker 1 registered under a new session", () -> {
             long owner = ownerOfRegistration(broker, 1);
-            return owner != oldSession && owner != -1 && owner == sessionOf(broker);
+            return owner != oldSession && owner != -1 && owner == sessionOf(broker) && broker.isRegistered();
         });
-        assertTrue(broker.isRegistered());
+        assertEquals(sessionOf(broker), ownerOfRegistration(broker, 1));
     }
 
     @Test
