@@ -46,7 +46,7 @@ final class BatchHeaders {
         buffer.clear();
         if (map != null && position <= map.limit() - RecordBatch.HEADER_SIZE) {
             try {
-                buffer.put(0, map, position, RecordBatch.HEADER_SIZE);
+                map.get(position, buffer.array(), 0, RecordBatch.HEADER_SIZE);
             } catch (InternalError e) {
                 // The JVM reports a fault on a mapped page (an I/O error paging it in) this way.
                 throw new IOException("Reading the batch header at position " + position + " failed", e);
