@@ -145,7 +145,8 @@ final class FileRecords implements Closeable {
         synchronized (mapLock) {
             map = headerMap;
             mapped = map == null ? 0 : map.limit();
-            if (end <= mapped || closed || mapFailed) {
+            // Another reader may have remapped meanwhile.
+            if (end <= mapped || closed || mapFailed || (end - mapped < remapGrowthBytes && !sealed)) {
                 return map;
             }
             try {
