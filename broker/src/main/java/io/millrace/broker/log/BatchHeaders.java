@@ -31,11 +31,29 @@ final class BatchHeaders {
      * before {@code end} (there is no further whole batch). hot path: no allocation.
      */
     RecordBatch read(FileChannel channel, int position, int end) throws IOException {
+        return read(null, channel, position, end);
+    }
+
+    /**
+     * As {@link #read(FileChannel, int, int)}, but copies the header from {@code map} (a mapping
+     * of the file from position 0, may be null) when it lies inside it, without a system call.
+     * The returned view never refers to {@code map}, so no thread keeps an old mapping alive.
+     */
+    RecordBatch read(ByteBuffer map, FileChannel channel, int position, int end) throws IOException {
         if (end - position < RecordBatch.HEADER_SIZE) {
             return null;
         }
         buffer.clear();
-        IoUtils.readFully(channel, buffer, position);
+        if (map != null && position <= map.limit() - RecordBatch.HEADER_SIZE) {
+            try {
+                map.get(position, buffer.array(), 0, RecordBatch.HEADER_SIZE);
+            } catch (InternalError e) {
+                // The JVM reports a fault on a mapped page (an I/O error paging it in) this way.
+                throw new IOException("Reading the batch header at position " + position + " failed", e);
+            }
+        } else {
+            IoUtils.readFully(channel, buffer, position);
+        }
         int size = view.sizeInBytes();
         if (size < RecordBatch.HEADER_SIZE) {
             // Bytes below the published end were validated when written; this is damage on disk.

@@ -20,6 +20,18 @@ import java.nio.file.StandardOpenOption;
  * safe from any thread. The size is published after the bytes are written, so a reader bounded
  * by {@link #sizeInBytes()} never sees a half-written batch.
  *
+ * <p>Header scans ({@link #search}) read batch headers from a read-only memory mapping of the
+ * file's first {@code mappedBytes} bytes, which costs no system call, and fall back to a
+ * positional read for headers beyond it. The mapping never reaches past the file's size when it
+ * was made (a mapping past the end of a writable channel would extend the file), and it is
+ * replaced lazily, by the reader that finds the published size {@link #REMAP_GROWTH_BYTES} past
+ * it or finds the file {@link #seal sealed}, so that a tailing reader does not remap per read. A
+ * replaced mapping, and the last one on {@link #close}, is never unmapped by force: the garbage
+ * collector releases it once no reader holds it, so a reader racing with retention's close of a
+ * deleted segment reads the still-mapped pages of the unlinked file and never touches an
+ * unmapped page. {@link #truncateTo} drops the mapping; it runs in recovery only, before any
+ * reader exists, since a reader touching a mapped page past a truncated end would fault.
+ *
  * <p>Durability: writes go to the page cache; nothing is on disk until {@link #flush()}.
  */
 final class FileRecords implements Closeable {
@@ -29,14 +41,35 @@ final class FileRecords implements Closeable {
     // Written only by the writer, after its bytes are in the channel: the publication point.
     private volatile int size;
 
-    private FileRecords(Path file, FileChannel channel, int size) {
+    /** How far the published size must outgrow the header mapping before a reader remaps. */
+    static final int REMAP_GROWTH_BYTES = 16 * 1024 * 1024;
+
+    private final int remapGrowthBytes;
+    // Read-only mapping of [0, limit) for header reads; null until first mapped, after a
+    // truncation and after close. Replaced under mapLock; never unmapped explicitly.
+    private volatile ByteBuffer headerMap;
+    // Set once no more appends come (the segment rolled): the next read maps the whole file.
+    private volatile boolean sealed;
+    private volatile boolean closed;
+    // Set when a mapping could not be made; the JDK retries a failed map after a GC and a pause,
+    // which a read must not pay again and again, so this file's headers are then read by pread.
+    private volatile boolean mapFailed;
+    private final Object mapLock = new Object();
+
+    private FileRecords(Path file, FileChannel channel, int size, int remapGrowthBytes) {
         this.file = file;
         this.channel = channel;
         this.size = size;
+        this.remapGrowthBytes = remapGrowthBytes;
     }
 
     /** Opens or creates the file; its current length is its size. */
     static FileRecords open(Path file, LogFileOpener opener) throws IOException {
+        return open(file, opener, REMAP_GROWTH_BYTES);
+    }
+
+    /** As {@link #open(Path, LogFileOpener)}, remapping after {@code remapGrowthBytes} of growth (tests use small values). */
+    static FileRecords open(Path file, LogFileOpener opener, int remapGrowthBytes) throws IOException {
         FileChannel channel = opener.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
             StandardOpenOption.WRITE);
         long length = channel.size();
@@ -44,7 +77,7 @@ final class FileRecords implements Closeable {
             channel.close();
             throw new IOException("Segment file " + file + " is " + length + " bytes, more than a segment can hold");
         }
-        return new FileRecords(file, channel, (int) length);
+        return new FileRecords(file, channel, (int) length, remapGrowthBytes);
     }
 
     Path file() {
@@ -85,15 +118,62 @@ final class FileRecords implements Closeable {
      */
     BatchLocation search(BatchMatcher matcher, long key, int startPosition, int end) throws IOException {
         BatchHeaders headers = BatchHeaders.local();
+        ByteBuffer map = headerMapping(end);
         int position = startPosition;
-        for (RecordBatch header = headers.read(channel, position, end); header != null;
-             header = headers.read(channel, position, end)) {
+        for (RecordBatch header = headers.read(map, channel, position, end); header != null;
+             header = headers.read(map, channel, position, end)) {
             if (matcher.matches(header, key)) {
                 return new BatchLocation(position, header.sizeInBytes(), header.baseOffset());
             }
             position += header.sizeInBytes();
         }
         return null;
+    }
+
+    /**
+     * The header mapping for a read that looks no further than {@code end}, remapped first if
+     * {@code end} lies well beyond it or the file is sealed; null if there is none. A mapping
+     * that cannot be made (closed channel, address space or map count exhausted) is no error:
+     * the reads fall back to positional reads, which report a real I/O problem themselves.
+     */
+    private ByteBuffer headerMapping(int end) {
+        ByteBuffer map = headerMap;
+        int mapped = map == null ? 0 : map.limit();
+        if (end <= mapped || closed || mapFailed || (end - mapped < remapGrowthBytes && !sealed)) {
+            return map;
+        }
+        synchronized (mapLock) {
+            map = headerMap;
+            mapped = map == null ? 0 : map.limit();
+            // Another reader may have remapped meanwhile.
+            if (end <= mapped || closed || mapFailed || (end - mapped < remapGrowthBytes && !sealed)) {
+                return map;
+            }
+            try {
+                // Never past the file's current length: mapping beyond it would extend the file.
+                int length = (int) Math.min(channel.size(), Math.max(end, size));
+                if (length <= mapped) {
+                    return map;
+                }
+                map = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+                headerMap = map;
+            } catch (IOException e) {
+                // Positional reads serve whatever lies beyond the old mapping from now on.
+                mapFailed = true;
+            }
+            return map;
+        }
+    }
+
+    /** Marks the file as complete: no more appends, so the next read maps all of it at once. */
+    void seal() {
+        sealed = true;
+    }
+
+    /** Bytes covered by the current header mapping; for tests. */
+    int mappedBytes() {
+        ByteBuffer map = headerMap;
+        return map == null ? 0 : map.limit();
     }
 
     /** The next offset after the last whole batch at or after {@code startPosition}, or {@code ifEmpty}. */
@@ -138,6 +218,10 @@ final class FileRecords implements Closeable {
 
     /** Cuts the file to {@code newSize} bytes; for recovery, when no reader can be looking. */
     void truncateTo(int newSize) throws IOException {
+        synchronized (mapLock) {
+            // Pages past the new end would fault if touched; no reader exists yet to hold them.
+            headerMap = null;
+        }
         channel.truncate(newSize);
         size = newSize;
     }
@@ -161,6 +245,11 @@ final class FileRecords implements Closeable {
 
     @Override
     public void close() throws IOException {
+        synchronized (mapLock) {
+            // Dropped, not unmapped: a racing reader may still hold it; the GC releases it.
+            closed = true;
+            headerMap = null;
+        }
         channel.close();
     }
 

@@ -304,6 +304,7 @@ final class LogSegment implements Closeable {
 
     /** Called when a newer segment takes the appends: records the final timestamp entry and trims the indexes. */
     void onBecomeInactive() throws IOException {
+        log.seal();
         timeIndex.appendFinal(maxTimestampSoFar, offsetOfMaxTimestampSoFar);
         offsetIndex.trimToValidSize();
         timeIndex.trimToValidSize();
