@@ -289,6 +289,50 @@ public final class Log implements Closeable {
         return Optional.empty();
     }
 
+    /**
+     * The first record carrying the largest timestamp in the log (Kafka's ListOffsets -3), or
+     * empty if the log holds no record with a timestamp. The segment with the largest max
+     * timestamp is found from the segments' in-memory maxima (the first one on a tie, so the
+     * earliest offset wins), then searched like {@link #offsetForTimestamp} for that timestamp.
+     * For a batch with LogAppendTime, whose records all carry the batch's time, that is the batch's
+     * base offset.
+     */
+    public Optional<TimestampAndOffset> offsetOfMaxTimestamp() {
+        while (true) {
+            ensureUsable();
+            EndPosition end;
+            LogSegment best = null;
+            long max = RecordBatch.NO_TIMESTAMP;
+            // Under the append lock the segments' maxima cover exactly the published batches: an
+            // append raises a segment's maximum before it publishes the new end.
+            lock.lock();
+            try {
+                ensureUsable();
+                end = this.end;
+                for (LogSegment segment : segments.headMap(end.offset()).values()) {
+                    if (segment.maxTimestampSoFar() > max) {
+                        max = segment.maxTimestampSoFar();
+                        best = segment;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (best == null) {
+                return Optional.empty();
+            }
+            int maxPosition = best == end.segment() ? end.position() : best.size();
+            try {
+                return Optional.ofNullable(best.findOffsetByTimestamp(max, maxPosition));
+            } catch (IOException e) {
+                if (!best.isDeleted()) {
+                    throw offline("search by timestamp in", e);
+                }
+                // Retention deleted the segment meanwhile: look again among those left.
+            }
+        }
+    }
+
     // ---- flush ------------------------------------------------------------------------------
 
     /**

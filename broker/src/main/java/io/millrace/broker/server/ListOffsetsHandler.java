@@ -20,9 +20,15 @@ import java.util.Optional;
  * Offsets by time, version 1 and later semantics: -2 the log start offset, -1 (and, without
  * tiered storage, -4) the log end offset, both with timestamp -1; otherwise the first record at or
  * after the timestamp, with its timestamp, or offset and timestamp -1 when every record is older.
- * -3 (the record with the largest timestamp) is not served yet: INVALID_REQUEST.
+ * -3 (version 7 and later) the first record carrying the largest timestamp, with that timestamp,
+ * or offset and timestamp -1 for a log without records. Below version 7, where Kafka's clients
+ * never send -3 (they fail the lookup with an UnsupportedVersionException instead), a -3 is
+ * answered UNSUPPORTED_VERSION for its partition. Other negative timestamps: INVALID_REQUEST.
  */
 final class ListOffsetsHandler implements ApiHandler {
+
+    /** The first version that may ask for {@link ListOffsetsRequest#MAX_TIMESTAMP} (KIP-734). */
+    static final short MAX_TIMESTAMP_MIN_VERSION = 7;
 
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
@@ -40,18 +46,26 @@ final class ListOffsetsHandler implements ApiHandler {
         for (ListOffsetsTopic topic : body.topics()) {
             List<ListOffsetsPartitionResponse> results = new ArrayList<>(topic.partitions().size());
             for (ListOffsetsPartition partition : topic.partitions()) {
-                results.add(lookUp(snapshot, topic.name(), partition));
+                results.add(lookUp(snapshot, topic.name(), partition, request.version()));
             }
             topics.add(new ListOffsetsTopicResponse(topic.name(), results));
         }
         request.respond(new ListOffsetsResponse(0, topics));
     }
 
-    private ListOffsetsPartitionResponse lookUp(ClusterSnapshot snapshot, String topic, ListOffsetsPartition partition) {
+    private ListOffsetsPartitionResponse lookUp(ClusterSnapshot snapshot, String topic, ListOffsetsPartition partition,
+                                                short version) {
         int index = partition.partitionIndex();
         try {
+            boolean maxTimestamp = partition.timestamp() == ListOffsetsRequest.MAX_TIMESTAMP;
+            if (maxTimestamp && version < MAX_TIMESTAMP_MIN_VERSION) {
+                throw new ApiException(Errors.UNSUPPORTED_VERSION,
+                    "Timestamp -3 (max timestamp) needs ListOffsets version " + MAX_TIMESTAMP_MIN_VERSION + " or later");
+            }
             Log log = partitions.leaderLog(snapshot, topic, index);
-            Optional<TimestampAndOffset> found = log.offsetForTimestamp(logTimestamp(partition.timestamp()));
+            Optional<TimestampAndOffset> found = maxTimestamp
+                ? log.offsetOfMaxTimestamp()
+                : log.offsetForTimestamp(logTimestamp(partition.timestamp()));
             return found.map(f -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), f.timestamp(), f.offset(), -1))
                 .orElseGet(() -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, -1L, -1));
         } catch (RuntimeException e) {

@@ -95,6 +95,71 @@ public class LogTimeAndRetentionTest {
         }
     }
 
+    /** One batch of {@code codec} with one record per timestamp. */
+    private static ByteBuffer compressed(CompressionType codec, long... timestamps) {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(codec, 0, 256);
+        for (long timestamp : timestamps) {
+            builder.append(timestamp, null, ("v" + timestamp).getBytes(StandardCharsets.UTF_8));
+        }
+        return builder.build();
+    }
+
+    @Test
+    public void maxTimestampOfAnEmptyLogIsEmpty() {
+        open();
+        assertEquals(Optional.empty(), log.offsetOfMaxTimestamp());
+    }
+
+    @Test
+    public void maxTimestampIsTheFirstRecordWithTheLargestTimestampAcrossSegmentsAndCodecs() {
+        open(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 400);
+        long offset = 0;
+        long peakOffset = -1;
+        // Timestamps rise and fall; the peak (9000) sits inside a compressed batch in a middle
+        // segment, after a smaller record, and appears again later: the first one counts.
+        for (CompressionType codec : CompressionType.values()) {
+            long base = 1000L * codec.id;
+            log.append(compressed(codec, base + 3, base + 1, base + 2));
+            offset += 3;
+            if (codec == CompressionType.values()[CompressionType.values().length / 2]) {
+                log.append(compressed(codec, 500, 9000, 7000, 9000));
+                peakOffset = offset + 1;
+                offset += 4;
+            }
+        }
+        log.append(compressed(CompressionType.GZIP, 9000, 8999));
+        for (int i = 0; i < 10; i++) {
+            log.append(batchWithTimestamps(100 + i, 50));
+        }
+        assertTrue("needs several segments: " + log.numberOfSegments(), log.numberOfSegments() >= 4);
+        TimestampAndOffset expected = new TimestampAndOffset(9000, peakOffset);
+        assertEquals(expected, log.offsetOfMaxTimestamp().orElseThrow());
+
+        log.close();
+        open(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 400);
+        assertEquals("after a restart", expected, log.offsetOfMaxTimestamp().orElseThrow());
+    }
+
+    @Test
+    public void equalMaxTimestampsInSeveralSegmentsGiveTheEarliestOffset() {
+        open(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 300);
+        for (int i = 0; i < 20; i++) {
+            log.append(batchWithTimestamps(10 + i, 5000, 7));
+        }
+        assertTrue(log.numberOfSegments() > 2);
+        assertEquals(new TimestampAndOffset(5000, 1), log.offsetOfMaxTimestamp().orElseThrow());
+    }
+
+    @Test
+    public void maxTimestampWithLogAppendTimeIsTheFirstBatchStampedLast() {
+        open(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+        log.append(batchWithTimestamps(1, 2));
+        time.advance(10);
+        long first = log.append(batchWithTimestamps(3, 4, 5)).firstOffset();
+        log.append(batchWithTimestamps(6));
+        assertEquals(new TimestampAndOffset(time.milliseconds(), first), log.offsetOfMaxTimestamp().orElseThrow());
+    }
+
     @Test
     public void timestampLookupsSurviveARestart() {
         open(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 600);

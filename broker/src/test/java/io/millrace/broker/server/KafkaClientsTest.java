@@ -138,6 +138,16 @@ public class KafkaClientsTest {
             assertEquals(10, offset(admin, tp, OffsetSpec.latest()));
             assertEquals(4, offset(admin, tp, OffsetSpec.forTimestamp(1_000L + 4)));
             assertEquals(-1, offset(admin, tp, OffsetSpec.forTimestamp(1_000_000L)));
+            assertEquals("the last record has the largest timestamp", 9, offset(admin, tp, OffsetSpec.maxTimestamp()));
+
+            TopicPartition other = new TopicPartition("admin-topic", 2);
+            for (long timestamp : new long[] {5_000, 7_000, 2_000, 7_000, 6_000}) {
+                sendAt(other, timestamp);
+            }
+            ListOffsetsResult.ListOffsetsResultInfo max = admin.listOffsets(Map.of(other, OffsetSpec.maxTimestamp()))
+                .partitionResult(other).get(30, TimeUnit.SECONDS);
+            assertEquals("the first of two records with the largest timestamp", 1, max.offset());
+            assertEquals(7_000, max.timestamp());
 
             admin.deleteTopics(List.of("admin-topic")).all().get(30, TimeUnit.SECONDS);
             assertTrue(!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("admin-topic"));
@@ -177,6 +187,16 @@ public class KafkaClientsTest {
             for (int i = 0; i < count; i++) {
                 producer.send(new ProducerRecord<>(topic, partition, 1_000L + i, null, utf8("v" + i))).get(30, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    private static void sendAt(TopicPartition tp, long timestamp) throws Exception {
+        Properties props = CLUSTER.clientProps();
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            producer.send(new ProducerRecord<>(tp.topic(), tp.partition(), timestamp, null, utf8("at " + timestamp)))
+                .get(30, TimeUnit.SECONDS);
         }
     }
 

@@ -9,6 +9,8 @@ import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.ListOffsetsRequest;
+import io.millrace.common.protocol.message.ListOffsetsResponse;
 import io.millrace.common.protocol.message.MetadataRequest;
 import io.millrace.common.protocol.message.MetadataResponse;
 import io.millrace.common.protocol.message.ProduceRequest;
@@ -127,6 +129,31 @@ public class RequestPathsTest {
         }
         assertTrue(CLUSTER.broker(0).cluster().metadata().snapshot().hasTopic("once"));
         assertTrue(!CLUSTER.broker(0).cluster().metadata().snapshot().hasTopic("twice"));
+    }
+
+    @Test
+    public void listOffsetsMaxTimestampIsServedFromVersion7AndUnsupportedBefore() throws Exception {
+        CLUSTER.createTopic("max-timestamp", 1, Map.of());
+        int leader = CLUSTER.broker(0).cluster().metadata().snapshot().leader("max-timestamp", 0);
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.LZ4, 0L, 256);
+        for (long timestamp : new long[] {3_000, 9_000, 1_000, 9_000}) {
+            builder.append(timestamp, null, "v".getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(Errors.NONE, produce(leader, "max-timestamp", 0, builder.build()));
+        ListOffsetsRequest request = new ListOffsetsRequest(-1, (byte) 0, List.of(new ListOffsetsRequest.ListOffsetsTopic(
+            "max-timestamp", List.of(new ListOffsetsRequest.ListOffsetsPartition(0, -1, ListOffsetsRequest.MAX_TIMESTAMP)))));
+        try (RawClient client = new RawClient(CLUSTER.broker(leader).boundPort())) {
+            ListOffsetsResponse.ListOffsetsPartitionResponse v7 = client.<ListOffsetsResponse>call(request, (short) 7)
+                .topics().get(0).partitions().get(0);
+            assertEquals(Errors.NONE.code(), v7.errorCode());
+            assertEquals(9_000, v7.timestamp());
+            assertEquals(1, v7.offset());
+            ListOffsetsResponse.ListOffsetsPartitionResponse v6 = client.<ListOffsetsResponse>call(request, (short) 6)
+                .topics().get(0).partitions().get(0);
+            assertEquals(Errors.UNSUPPORTED_VERSION.code(), v6.errorCode());
+            assertEquals(-1, v6.offset());
+            assertEquals(-1, v6.timestamp());
+        }
     }
 
     @Test
