@@ -131,6 +131,40 @@ final class ClusterJson {
             error.isTextual() ? error.asText() : null, json.path("message").asText(""), czxid, version);
     }
 
+    /** Block ends as strings, as Kafka's ZooKeeper-era brokers write them. */
+    static byte[] producerIdBlock(ProducerIdBlock block) {
+        ObjectNode json = versioned();
+        json.put("broker", block.brokerId());
+        json.put("block_start", String.valueOf(block.firstId()));
+        json.put("block_end", String.valueOf(block.lastId()));
+        return bytes(json);
+    }
+
+    /** Reads block ends written as strings or as numbers. */
+    static ProducerIdBlock parseProducerIdBlock(byte[] data) {
+        JsonNode json = parse(data);
+        try {
+            return new ProducerIdBlock(json.path("broker").asInt(-1), longValue(json, "block_start"), longValue(json, "block_end"));
+        } catch (IllegalArgumentException e) {
+            throw new MalformedZNodeException("Producer id block: " + e.getMessage());
+        }
+    }
+
+    private static long longValue(JsonNode json, String field) {
+        JsonNode value = json.path(field);
+        if (value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.asLong();
+        }
+        if (value.isTextual()) {
+            try {
+                return Long.parseLong(value.asText());
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new MalformedZNodeException("Missing long field \"" + field + "\"");
+    }
+
     private static ObjectNode versioned() {
         ObjectNode json = MAPPER.createObjectNode();
         json.put("version", VERSION);

@@ -23,6 +23,10 @@ import java.util.OptionalInt;
  *       + "error","message" once the controller rejects it
  *   admin/delete-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1}  + "error","message" once the controller rejects it
+ *   latest_producer_id_block                     persistent  any broker taking a block of producer ids
+ *       {"version":1,"broker":2,"block_start":"1000","block_end":"1999"}
+ *       the last block handed out; the next starts at block_end + 1. Created by the first
+ *       allocation, rewritten only with a setData at the version read, never deleted
  * </pre>
  *
  * <p>Every broker creates the persistent directories at startup; they are never deleted. Admin
@@ -40,6 +44,8 @@ public final class ClusterPaths {
     public static final String TOPIC_CONFIGS = ROOT + "/config/topics";
     public static final String CREATE_TOPIC_REQUESTS = ROOT + "/admin/create-topics";
     public static final String DELETE_TOPIC_REQUESTS = ROOT + "/admin/delete-topics";
+    /** The last block of producer ids handed out (Kafka's {@code /latest_producer_id_block}). */
+    public static final String PRODUCER_ID_BLOCK = ROOT + "/latest_producer_id_block";
 
     /** The persistent directories, parents first; every broker makes sure they exist at startup. */
     public static final List<String> DIRECTORIES = List.of(

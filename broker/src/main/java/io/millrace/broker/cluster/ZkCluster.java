@@ -57,6 +57,7 @@ public final class ZkCluster implements AutoCloseable {
     private final MetadataCache metadata;
     private final ClusterController controller;
     private final TopicAdmin admin;
+    private final ProducerIdAllocator producerIds;
     private final ExecutorService registrationThread;
     private volatile BrokerRegistration registration;
     private volatile ConnectionState connectionState;
@@ -75,6 +76,7 @@ public final class ZkCluster implements AutoCloseable {
         this.metadata = new MetadataCache(client, name);
         this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), name);
         this.admin = new TopicAdmin(client, metadata, name);
+        this.producerIds = new ProducerIdAllocator(client, brokerId);
         this.registrationThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name + "-registration");
             t.setDaemon(true);
@@ -216,6 +218,25 @@ public final class ZkCluster implements AutoCloseable {
      */
     public CompletableFuture<Void> deleteTopic(String topic, Duration timeout) {
         return state.get() == State.STARTED ? admin.deleteTopic(topic, timeout) : notStarted();
+    }
+
+    /**
+     * Takes the next block of {@value ProducerIdAllocator#BLOCK_SIZE} producer ids from ZooKeeper
+     * ({@link ClusterPaths#PRODUCER_ID_BLOCK}). Blocks never overlap, across brokers and restarts.
+     * Blocks the caller for ZooKeeper round trips (and Curator's retries while disconnected), so
+     * call it off request threads.
+     *
+     * @throws MillraceException if this broker is not in the cluster, the ids are exhausted or the
+     *                           znode holds data that does not parse
+     * @throws Exception         a ZooKeeper failure that outlasted Curator's retries
+     */
+    public ProducerIdBlock allocateProducerIdBlock() throws Exception {
+        if (state.get() != State.STARTED) {
+            throw new MillraceException("Broker " + brokerId + " is not in the cluster: it is " + state.get());
+        }
+        ProducerIdBlock block = producerIds.allocate();
+        log.info("Broker {} took producer ids {} to {}", brokerId, block.firstId(), block.lastId());
+        return block;
     }
 
     private CompletableFuture<Void> notStarted() {

@@ -31,12 +31,16 @@ public final class Broker implements AutoCloseable {
 
     private enum State { LATENT, STARTED, STOPPED }
 
+    /** How long an InitProducerId waits for a block of producer ids before it is told to retry. */
+    private static final Duration PRODUCER_ID_WAIT = Duration.ofSeconds(5);
+
     private final BrokerConfig config;
     private final MetricsRegistry metrics;
     private final LogManager logManager;
     private final ZkCluster cluster;
     private final FetchPurgatory purgatory;
     private final NetworkServer network;
+    private final ProducerIdManager producerIds;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private volatile MetadataListener assignmentListener;
 
@@ -52,6 +56,8 @@ public final class Broker implements AutoCloseable {
         this.logManager = new LogManager(config.log(), config.log().logDirs(), time, opener);
         this.cluster = new ZkCluster(config.cluster(), time);
         this.purgatory = new FetchPurgatory("millrace-broker-" + id);
+        this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
+            "millrace-broker-" + id + "-producer-ids");
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
@@ -68,7 +74,7 @@ public final class Broker implements AutoCloseable {
             new ListOffsetsHandler(cluster.metadata(), partitions),
             new CreateTopicsHandler(cluster, config),
             new DeleteTopicsHandler(cluster),
-            new InitProducerIdHandler(new ProducerIdManager(config.brokerId(), time)));
+            new InitProducerIdHandler(producerIds));
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
     }
 
@@ -81,6 +87,7 @@ public final class Broker implements AutoCloseable {
             logManager.startup();
             network.start();
             cluster.start(advertisedHost(), network.boundPort());
+            producerIds.start();
             assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
                 new LogAssignments(config.brokerId(), logManager));
             LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
@@ -136,6 +143,7 @@ public final class Broker implements AutoCloseable {
         }
         LOG.info("Broker {} shutting down", config.brokerId());
         purgatory.close();
+        producerIds.close();
         if (!network.shutdown(config.shutdownTimeout())) {
             LOG.warn("Requests still in progress after {}; their connections were closed", config.shutdownTimeout());
         }

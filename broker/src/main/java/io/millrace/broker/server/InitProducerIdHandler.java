@@ -6,8 +6,10 @@ import io.millrace.common.protocol.message.InitProducerIdResponse;
 
 /**
  * A fresh producer id with epoch 0 for an idempotent producer (Kafka's Java producer asks before its
- * first Produce); TRANSACTIONAL_ID_AUTHORIZATION_FAILED for a transactional id: there are no
- * transactions.
+ * first Produce), answered when the {@link ProducerIdManager} has one, perhaps after the request
+ * thread has moved on; its errors are COORDINATOR_LOAD_IN_PROGRESS (retriable) and
+ * UNKNOWN_SERVER_ERROR, with producer id and epoch -1. TRANSACTIONAL_ID_AUTHORIZATION_FAILED for a
+ * transactional id: there are no transactions.
  */
 final class InitProducerIdHandler implements ApiHandler {
 
@@ -24,6 +26,12 @@ final class InitProducerIdHandler implements ApiHandler {
             request.respond(new InitProducerIdResponse(0, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), -1L, (short) -1));
             return;
         }
-        request.respond(new InitProducerIdResponse(0, Errors.NONE.code(), producerIds.nextId(), (short) 0));
+        producerIds.nextId().whenComplete((id, failure) -> {
+            if (failure == null) {
+                request.respond(new InitProducerIdResponse(0, Errors.NONE.code(), id, (short) 0));
+            } else {
+                request.respond(new InitProducerIdResponse(0, ServerErrors.forException(failure).code(), -1L, (short) -1));
+            }
+        });
     }
 }

@@ -44,6 +44,7 @@ public enum Errors {
     MESSAGE_TOO_LARGE(10, "A record batch is larger than the server accepts.", false,
         RecordTooLargeException.class, RecordTooLargeException::new),
     NETWORK_EXCEPTION(13, "The server disconnected before a response was received.", true),
+    COORDINATOR_LOAD_IN_PROGRESS(14, "The coordinator is loading and hence can't process requests.", true),
     COORDINATOR_NOT_AVAILABLE(15, "The coordinator is not available.", true),
     NOT_COORDINATOR(16, "This is not the correct coordinator.", true),
     INVALID_TOPIC_EXCEPTION(17, "The topic name is invalid or the operation is not allowed on this topic.", false,
