@@ -9,6 +9,8 @@ import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.InitProducerIdRequest;
+import io.millrace.common.protocol.message.InitProducerIdResponse;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
 import io.millrace.common.protocol.message.ListOffsetsResponse;
 import io.millrace.common.protocol.message.MetadataRequest;
@@ -23,8 +25,10 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.ClassRule;
@@ -153,6 +157,30 @@ public class RequestPathsTest {
             assertEquals(Errors.UNSUPPORTED_VERSION.code(), v6.errorCode());
             assertEquals(-1, v6.offset());
             assertEquals(-1, v6.timestamp());
+        }
+    }
+
+    @Test
+    public void initProducerIdAnswersIncreasingIdsPastABlockAndNoIdTwiceAcrossBrokers() throws Exception {
+        Set<Long> seen = new HashSet<>();
+        for (int broker = 0; broker < 2; broker++) {
+            try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+                long previous = -1;
+                // More than a block of 1000, so the broker moves on to a second block.
+                for (int i = 0; i < 1_200; i++) {
+                    InitProducerIdResponse response = client.call(new InitProducerIdRequest(null, 60_000, -1L, (short) -1),
+                        (short) 4);
+                    assertEquals(Errors.NONE.code(), response.errorCode());
+                    assertEquals(0, response.producerEpoch());
+                    assertTrue(response.producerId() + " after " + previous, response.producerId() > previous);
+                    assertTrue("id " + response.producerId() + " handed out twice", seen.add(response.producerId()));
+                    previous = response.producerId();
+                }
+                InitProducerIdResponse transactional = client.call(new InitProducerIdRequest("tx", 60_000, -1L, (short) -1),
+                    (short) 4);
+                assertEquals(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), transactional.errorCode());
+                assertEquals(-1, transactional.producerId());
+            }
         }
     }
 
