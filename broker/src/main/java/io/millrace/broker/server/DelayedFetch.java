@@ -60,8 +60,12 @@ final class DelayedFetch {
         }
     }
 
-    /** Answers if the partitions now hold enough. */
-    Outcome tryComplete() {
+    /**
+     * Answers if the partitions now hold enough. {@code beforeAnswer} runs only if this call
+     * answers, before the response is sent, so that what it records (metrics, the purgatory's
+     * bookkeeping) is never behind what the client has seen.
+     */
+    Outcome tryComplete(Runnable beforeAnswer) {
         if (completed.get()) {
             return Outcome.ALREADY_DONE;
         }
@@ -69,15 +73,15 @@ final class DelayedFetch {
         if (!result.isEnough(body.minBytes())) {
             return Outcome.WAITING;
         }
-        return complete(result) ? Outcome.ANSWERED : Outcome.ALREADY_DONE;
+        return complete(result, beforeAnswer) ? Outcome.ANSWERED : Outcome.ALREADY_DONE;
     }
 
     /** Answers with what there is now: the wait is over. Returns whether this call answered. */
-    boolean expire() {
-        return !completed.get() && complete(handler.read(body));
+    boolean expire(Runnable beforeAnswer) {
+        return !completed.get() && complete(handler.read(body), beforeAnswer);
     }
 
-    private boolean complete(FetchHandler.FetchResult result) {
+    private boolean complete(FetchHandler.FetchResult result, Runnable beforeAnswer) {
         if (!completed.compareAndSet(false, true)) {
             return false;
         }
@@ -85,6 +89,7 @@ final class DelayedFetch {
         if (pending != null) {
             pending.cancel(false);
         }
+        beforeAnswer.run();
         handler.respond(request, result);
         return true;
     }

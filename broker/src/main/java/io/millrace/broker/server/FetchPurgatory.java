@@ -59,10 +59,7 @@ final class FetchPurgatory implements AutoCloseable {
             return;
         }
         // An append between the first read and the registration above would not have seen this fetch.
-        DelayedFetch.Outcome outcome = fetch.tryComplete();
-        if (outcome == DelayedFetch.Outcome.ANSWERED) {
-            completedByAppend.increment();
-        }
+        DelayedFetch.Outcome outcome = fetch.tryComplete(() -> answeredByAppend(fetch, partitions));
         if (outcome.isDone()) {
             unwatch(fetch, partitions);
         }
@@ -75,14 +72,17 @@ final class FetchPurgatory implements AutoCloseable {
             return;
         }
         for (DelayedFetch fetch : waiting) {
-            DelayedFetch.Outcome outcome = fetch.tryComplete();
-            if (outcome == DelayedFetch.Outcome.ANSWERED) {
-                completedByAppend.increment();
-            }
+            List<TopicPartition> partitions = fetch.partitions();
+            DelayedFetch.Outcome outcome = fetch.tryComplete(() -> answeredByAppend(fetch, partitions));
             if (outcome.isDone()) {
-                unwatch(fetch, fetch.partitions());
+                unwatch(fetch, partitions);
             }
         }
+    }
+
+    private void answeredByAppend(DelayedFetch fetch, List<TopicPartition> partitions) {
+        completedByAppend.increment();
+        unwatch(fetch, partitions);
     }
 
     /**
@@ -106,9 +106,10 @@ final class FetchPurgatory implements AutoCloseable {
 
     private void expire(DelayedFetch fetch, List<TopicPartition> partitions) {
         try {
-            if (fetch.expire()) {
+            fetch.expire(() -> {
                 expired.increment();
-            }
+                unwatch(fetch, partitions);
+            });
         } catch (RuntimeException e) {
             LOG.error("Could not answer a waiting fetch", e);
         } finally {
