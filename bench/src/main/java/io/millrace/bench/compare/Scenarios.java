@@ -50,6 +50,11 @@ final class Scenarios {
             "max.in.flight.requests.per.connection", "1")),
         /** The client's tuned best for throughput: 256 KiB batches, 10 ms linger, 5 requests in flight. */
         TUNED("producer tuned", Map.of("batch.size", "262144", "linger.ms", "10",
+            "max.in.flight.requests.per.connection", "5")),
+        /** Not measured: fills the consumer scenarios' topic with batches of 50 records (10.5 KB),
+         * so that a 200 KB fetch holds about 1000 messages (a fetch returns whole batches, and
+         * would return one 256 KiB batch of the tuned producer however small its limit). */
+        FILL("consumer topic fill", Map.of("batch.size", Integer.toString(BATCH_50_BYTES), "linger.ms", "100",
             "max.in.flight.requests.per.connection", "5"));
 
         final String label;
