@@ -203,7 +203,7 @@ public final class BrokerComparison {
             add("1. " + mode.label, "MB/s", side, m.megabytesPerSecond(), warmingUp);
             add("1. " + mode.label, "records/request", side, m.recordsPerRequest(), warmingUp);
             add("4. storage after " + mode.label, "bytes/message beyond payload", side,
-                Scenarios.storageOverhead(broker.logDir(), topic, n));
+                Scenarios.storageOverhead(broker.logDir(), topic, n), warmingUp);
             System.err.printf("bench:   %s %s: %.0f records/s (%.1f records/request)%n", side, mode.label,
                 m.recordsPerSecond(), m.recordsPerRequest());
         }
