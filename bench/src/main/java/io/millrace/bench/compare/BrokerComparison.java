@@ -162,6 +162,9 @@ public final class BrokerComparison {
     void run() throws Exception {
         Files.createDirectories(out.resolve("logs"));
         Path parent = Files.createTempDirectory(dataParent, "millrace-bench-");
+        // the brokers' own hooks stop them and delete their directories; this one their parent
+        Thread cleanup = new Thread(() -> BrokerProcess.deleteRecursively(parent), "bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             for (int run = warmup ? 0 : 1; run <= runs; run++) {
                 for (String side : List.of(MILLRACE, KAFKA)) {
@@ -177,6 +180,7 @@ public final class BrokerComparison {
             }
         } finally {
             BrokerProcess.deleteRecursively(parent);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
         }
     }
 
