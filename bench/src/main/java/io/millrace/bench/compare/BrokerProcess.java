@@ -1,0 +1,145 @@
+package io.millrace.bench.compare;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * One broker under test, in a JVM of its own started from this JVM's java and classpath, with its
+ * data in a fresh directory under a common parent (so both sides write to the same filesystem).
+ * {@link #close()} stops the process (SIGTERM, then SIGKILL after a grace period) and deletes the
+ * directory; it is also run from a shutdown hook, so a failed or interrupted run leaves neither
+ * behind.
+ */
+abstract class BrokerProcess implements AutoCloseable {
+
+    static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+    final String name;
+    final Path home;
+    final Path processLog;
+    final String heap;
+    Process process;
+    private final Thread hook;
+    private boolean closed;
+
+    BrokerProcess(String name, Path parent, Path processLog, String heap) throws IOException {
+        this.name = name;
+        this.home = Files.createTempDirectory(parent, name + "-");
+        this.processLog = processLog;
+        this.heap = heap;
+        this.hook = new Thread(this::closeQuietly, name + "-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts the broker; returns once clients can connect. */
+    abstract void start() throws Exception;
+
+    /** What Kafka clients take as {@code bootstrap.servers}. */
+    abstract String bootstrapServers();
+
+    /** The directory holding the partition directories ({@code <topic>-<partition>}). */
+    abstract Path logDir();
+
+    /** A JVM with the given main class, the same java, classpath and heap for either broker. */
+    List<String> javaCommand(String mainClass, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xms" + heap);
+        cmd.add("-Xmx" + heap);
+        cmd.add("-cp");
+        cmd.add(absoluteClassPath());
+        cmd.add(mainClass);
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** This JVM's classpath with every entry made absolute: the broker runs in its own directory. */
+    static String absoluteClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(Path.of(e).toAbsolutePath().toString());
+            }
+        }
+        return String.join(java.io.File.pathSeparator, entries);
+    }
+
+    ProcessBuilder builder(List<String> command) throws IOException {
+        Files.createDirectories(processLog.getParent());
+        return new ProcessBuilder(command).directory(home.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(processLog.toFile()));
+    }
+
+    void checkAlive() {
+        if (process != null && !process.isAlive()) {
+            throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + processLog);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (process != null) {
+                stop(process);
+            }
+        } finally {
+            deleteRecursively(home);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // called from the hook itself
+            }
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            close();
+        } catch (RuntimeException e) {
+            System.err.println("bench: cleaning up " + name + ": " + e);
+        }
+    }
+
+    static void stop(Process p) {
+        if (!p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(STOP_GRACE.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.millrace.bench.compare;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A Millrace ZooKeeper and broker in their own JVM: {@link MillraceServerMain}. */
+final class MillraceBroker extends BrokerProcess {
+
+    private int port = -1;
+
+    MillraceBroker(Path parent, Path processLog, String heap) throws IOException {
+        super("millrace", parent, processLog, heap);
+    }
+
+    @Override
+    void start() throws Exception {
+        process = builder(javaCommand(MillraceServerMain.class.getName(), home.toString())).start();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (port < 0) {
+            checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Millrace broker not ready after " + START_TIMEOUT + "; see " + processLog);
+            }
+            if (Files.exists(processLog)) {
+                for (String line : Files.readAllLines(processLog)) {
+                    if (line.startsWith("READY ")) {
+                        port = Integer.parseInt(line.substring("READY ".length()).trim());
+                    }
+                }
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    @Override
+    String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    @Override
+    Path logDir() {
+        return home.resolve("logs");
+    }
+
+    @Override
+    public synchronized void close() {
+        if (process != null && process.isAlive()) {
+            try {
+                process.getOutputStream().close(); // end of input: the server stops cleanly and exits
+                process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (IOException | InterruptedException e) {
+                // close() below signals it
+            }
+        }
+        super.close();
+    }
+}
