@@ -18,8 +18,8 @@ import java.util.Map;
 
 /**
  * {@code bin/millrace bench [--scale S] [--quick]}: Millrace's broker against Apache Kafka's
- * broker, the same workloads with Kafka's Java clients, run after run in alternation (Millrace,
- * Kafka, Millrace, Kafka, ...), each run against a freshly started broker in its own JVM with the
+ * broker, the same workloads with Kafka's Java clients, run after run in alternation (Millrace
+ * then Kafka in odd rounds, Kafka then Millrace in even ones), each run against a freshly started broker in its own JVM with the
  * same heap and its data on the same filesystem. Prints a Markdown table of every figure as
  * min / median / max over the runs, with the Millrace/Kafka ratio of each run pair, and writes the
  * same as JSON to {@code <out>/results.json}.
@@ -30,9 +30,9 @@ import java.util.Map;
  * {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers' data
  * (default {@code java.io.tmpdir}); {@code --no-warmup}.
  *
- * <p>Before the measured runs, one unreported warm-up round (Millrace, then Kafka, at a fifth of
- * the message counts) warms this JVM's client code, which the first measured run, Millrace's,
- * would otherwise pay for alone. {@code --quick} skips it.
+ * <p>Before the measured runs, one unreported warm-up round (Kafka, then Millrace, at a fifth of
+ * the message counts) warms this JVM's client code, which the first measured run would otherwise
+ * pay for alone. {@code --quick} skips it.
  */
 public final class BrokerComparison {
 
@@ -167,7 +167,7 @@ public final class BrokerComparison {
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
             for (int run = warmup ? 0 : 1; run <= runs; run++) {
-                for (String side : List.of(MILLRACE, KAFKA)) {
+                for (String side : order(run)) {
                     Path log = out.resolve("logs").resolve(side + "-run" + run + ".log");
                     System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
                         run, runs, side);
@@ -182,6 +182,15 @@ public final class BrokerComparison {
             BrokerProcess.deleteRecursively(parent);
             Runtime.getRuntime().removeShutdownHook(cleanup);
         }
+    }
+
+    /**
+     * Which broker goes first in a round: A B, then B A, and so on, so that whatever the machine
+     * does early in a round (a cold page cache, the previous run's writeback) does not always
+     * land on the same side.
+     */
+    static List<String> order(int run) {
+        return run % 2 == 1 ? List.of(MILLRACE, KAFKA) : List.of(KAFKA, MILLRACE);
     }
 
     private void runScenarios(String side, BrokerProcess broker, boolean warmingUp) throws Exception {
@@ -280,7 +289,7 @@ public final class BrokerComparison {
 
     void report(PrintStream p) {
         p.println();
-        p.printf(Locale.ROOT, "%d runs per broker, alternating Millrace and Kafka; scale %s; heap %s each; min / **median** / max%n%n",
+        p.printf(Locale.ROOT, "%d runs per broker, alternating (Millrace first in odd rounds, Kafka first in even ones); scale %s; heap %s each; min / **median** / max%n%n",
             runs, format(scale), heap);
         p.println("| scenario | metric | Millrace | Kafka | Millrace/Kafka |");
         p.println("| --- | --- | --- | --- | --- |");
