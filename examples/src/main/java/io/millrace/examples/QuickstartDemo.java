@@ -2,6 +2,7 @@ package io.millrace.examples;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
