@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +45,6 @@ import org.slf4j.LoggerFactory;
 public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     private static final Logger log = LoggerFactory.getLogger(MillraceProducer.class);
-    private static final AtomicInteger CLIENT_IDS = new AtomicInteger();
     private static final Header[] NO_HEADERS = new Header[0];
 
     private final String clientId;
@@ -79,7 +77,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     MillraceProducer(ProducerConfig config, Serializer<K> keySerializer, Serializer<V> valueSerializer, Time time) {
         this.config = config;
         this.time = time;
-        this.clientId = clientIdOf(config);
+        this.clientId = CommonClientConfigs.clientId(config, "producer");
         this.keySerializer = serializer(keySerializer, ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
         this.valueSerializer = serializer(valueSerializer, ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, false);
         this.partitioner = partitioner(config);
@@ -254,11 +252,6 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     public String clientId() {
         return clientId;
-    }
-
-    private static String clientIdOf(ProducerConfig config) {
-        Object id = config.values().get(CommonClientConfigs.CLIENT_ID_CONFIG);
-        return id == null || id.toString().isEmpty() ? "producer-" + CLIENT_IDS.incrementAndGet() : id.toString();
     }
 
     private <T> Serializer<T> serializer(Serializer<T> given, String classConfig, boolean isKey) {
