@@ -24,16 +24,16 @@ import java.util.concurrent.TimeUnit;
  * Reads a partition back with plain Fetch requests over the shared network client, so the
  * producer's tests check what the broker stored without depending on the consumer.
  */
-final class PartitionContents {
+public final class PartitionContents {
 
     /** One stored record, key and value as UTF-8 strings (null stays null). */
-    record Stored(long offset, String key, String value, CompressionType compression) {
+    public record Stored(long offset, String key, String value, CompressionType compression) {
     }
 
     private PartitionContents() {
     }
 
-    static List<Stored> read(String bootstrapServers, String topic, int partition) throws Exception {
+    public static List<Stored> read(String bootstrapServers, String topic, int partition) throws Exception {
         try (NetworkClient client = new NetworkClient(NetworkClient.Options.defaults("partition-reader"));
              Metadata metadata = new Metadata(client, BootstrapServers.parse(bootstrapServers), 50, 300_000)) {
             Cluster cluster = metadata.awaitTopic(topic, 10_000);
