@@ -141,7 +141,7 @@ public final class SchemaRegistry {
 
     /** Soft-deletes one version, or, when {@code permanent}, removes a soft-deleted one. */
     public int deleteVersion(String subject, String version, boolean permanent) {
-        SubjectVersion found = find(subject, version, permanent);
+        SubjectVersion found = find(subject, version, true);
         if (permanent) {
             if (!found.deleted()) {
                 throw RegistryError.VERSION_NOT_SOFT_DELETED.exception("Subject '" + subject + "' Version "
