@@ -40,6 +40,7 @@ public final class SchemaRegistry {
             }
             ensureCompatible(subject, schema, live(versions));
             int id = known.isPresent() ? known.getAsInt() : store.idFor(canonical);
+            schemasById.putIfAbsent(id, schema);
             int next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
             if (store.createVersion(subject, next, id)) {
                 return id;
