@@ -59,10 +59,15 @@ public final class SchemaRegistryClient {
 
     /** The schema with {@code id}; asked of the registry once, then cached for good. */
     public Schema getById(int id) {
-        return schemasById.computeIfAbsent(id, key -> {
-            JsonNode answer = transport.send("GET", "/schemas/ids/" + key, null);
-            return new Schema.Parser().parse(answer.get("schema").asText());
-        });
+        Schema cached = schemasById.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        // not computeIfAbsent: that would hold a lock of the map during the request
+        JsonNode answer = transport.send("GET", "/schemas/ids/" + id, null);
+        Schema schema = new Schema.Parser().parse(answer.get("schema").asText());
+        Schema raced = schemasById.putIfAbsent(id, schema);
+        return raced == null ? schema : raced;
     }
 
     public RegisteredSchema getLatest(String subject) {

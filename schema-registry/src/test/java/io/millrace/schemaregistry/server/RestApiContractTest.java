@@ -250,6 +250,19 @@ public class RestApiContractTest {
     }
 
     @Test
+    public void aClientSpeakingNonsenseIsAnswered400AndOthersAreStillServed() throws Exception {
+        java.net.URI url = java.net.URI.create(server.urls().get(0));
+        try (java.net.Socket socket = new java.net.Socket(url.getHost(), url.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("\u0001\u0002 nonsense\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+            assertTrue(answer, answer.startsWith("HTTP/1.1 400"));
+            assertTrue(answer, answer.contains("\"error_code\":400"));
+        }
+        assertEquals(200, http.get("/subjects").status());
+    }
+
+    @Test
     public void aBodyOverOneMebibyteIsRefusedWith413() {
         StringBuilder doc = new StringBuilder();
         while (doc.length() <= 1024 * 1024) {
