@@ -114,7 +114,8 @@ public final class ProducerBatch {
 
     /**
      * Completes every record with the broker's answer or an error, then runs their callbacks in
-     * record order. Later calls are ignored (a response may arrive after a forced abort).
+     * record order. Later calls are ignored (a response may arrive after a forced abort). The
+     * pooled buffer may already be back in the pool: nothing reads the batch's bytes any more.
      * @return whether this call completed the batch
      */
     boolean complete(long baseOffset, long logAppendTime, RuntimeException error) {
@@ -134,6 +135,11 @@ public final class ProducerBatch {
             }
         }
         return true;
+    }
+
+    /** Whether {@link #complete} ran; read on the network thread only. */
+    boolean isCompleted() {
+        return completed;
     }
 
     /** Abandons a batch that was never closed (its builder may hold native codec memory). */

@@ -233,11 +233,17 @@ public final class Sender implements Runnable {
         }
     }
 
+    /**
+     * Counts the batch and returns its memory before completing it, so that a thread woken by the
+     * completion (flush, a future's get) already sees both.
+     */
     private void finish(ProducerBatch batch, long baseOffset, long logAppendTime, RuntimeException error) {
-        if (batch.complete(baseOffset, logAppendTime, error)) {
-            metrics.recordCompletion(batch.recordCount(), error != null);
-            accumulator.deallocate(batch);
+        if (batch.isCompleted()) {
+            return;
         }
+        metrics.recordCompletion(batch.recordCount(), error != null);
+        accumulator.deallocate(batch);
+        batch.complete(baseOffset, logAppendTime, error);
     }
 
     private void failExpired(long nowMs) {
