@@ -68,4 +68,22 @@ public final class Frames {
         body.write(writer, version);
         writer.finish();
     }
+
+    /**
+     * Writes a request frame as segments, the way {@link #writeResponse(int, ApiMessage, short, SegmentSink)}
+     * does a response: a client sends a Produce request's record batches from the buffers they were
+     * built in, without copying them into the frame.
+     */
+    public static void writeRequest(RequestHeader header, ApiMessage body, SegmentSink sink) {
+        boolean flexible = body.apiKey().isFlexible(header.apiVersion());
+        SizeCounter counter = new SizeCounter(flexible);
+        body.write(counter, header.apiVersion());
+        int size = header.sizeInBytes() + counter.size();
+        ByteBuffer protocolBytes = ByteBuffer.allocate(SIZE_PREFIX + size - counter.recordsSize());
+        SegmentWriter writer = new SegmentWriter(protocolBytes, flexible, sink);
+        writer.writeInt32(size);
+        header.write(writer);
+        body.write(writer, header.apiVersion());
+        writer.finish();
+    }
 }

@@ -1,0 +1,10 @@
+package io.millrace.common.client;
+
+import io.millrace.common.protocol.ApiMessage;
+import io.millrace.common.protocol.RequestHeader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/** A request sent on a connection and not yet answered, with the timer that gives up on it. */
+record InFlightRequest(RequestHeader header, CompletableFuture<ApiMessage> result, ScheduledFuture<?> timeout) {
+}
