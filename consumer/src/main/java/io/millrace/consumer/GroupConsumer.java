@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -248,24 +249,42 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         if (closed.get() || !rebalancePending.compareAndSet(false, true)) {
             return;
         }
-        rebalanceThread.execute(() -> {
+        onRebalanceThread(() -> {
             rebalancePending.set(false);
             if (closed.get()) {
                 return;
             }
             try {
                 if (!rebalancer.rebalance()) {
-                    scheduler.schedule(this::requestRebalance, config.getInt(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG),
-                        TimeUnit.MILLISECONDS);
+                    retryRebalanceLater();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
-                log.warn("Consumer {}: rebalance failed ({}); trying again", consumerId, e.toString());
-                scheduler.schedule(this::requestRebalance, config.getInt(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG),
-                    TimeUnit.MILLISECONDS);
+                if (!closed.get()) {
+                    log.warn("Consumer {}: rebalance failed ({}); trying again", consumerId, e.toString());
+                    retryRebalanceLater();
+                }
             }
         });
+    }
+
+    /** Runs ZooKeeper work on the rebalance thread, so that it never interleaves with a rebalance. */
+    private void onRebalanceThread(Runnable work) {
+        try {
+            rebalanceThread.execute(work);
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile: nothing left to do
+        }
+    }
+
+    private void retryRebalanceLater() {
+        try {
+            scheduler.schedule(this::requestRebalance, config.getInt(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG),
+                TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile: nothing to retry
+        }
     }
 
     private void onConnectionStateChange(ConnectionState state) {
@@ -277,11 +296,11 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
                 consumerId);
             case LOST -> {
                 log.warn("Consumer {}: ZooKeeper session lost; stopping delivery and dropping every partition", consumerId);
-                rebalanceThread.execute(() -> rebalancer.dropAll());
+                onRebalanceThread(() -> rebalancer.dropAll());
             }
             case RECONNECTED -> {
                 log.info("Consumer {}: reconnected to ZooKeeper; registering again if needed and rebalancing", consumerId);
-                rebalanceThread.execute(() -> quietly("re-registration", () -> {
+                onRebalanceThread(() -> quietly("re-registration", () -> {
                     if (!registry.isRegistered(consumerId)) {
                         registry.register(registration);
                     }
