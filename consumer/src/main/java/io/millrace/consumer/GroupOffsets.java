@@ -121,6 +121,19 @@ public final class GroupOffsets implements AutoCloseable {
         offsets.forEach(registry::commit);
     }
 
+    /**
+     * Removes a group and its committed offsets from ZooKeeper.
+     *
+     * @throws IllegalStateException when the group has live members
+     */
+    public void deleteGroup(String group) {
+        GroupRegistry registry = new GroupRegistry(curator, group);
+        if (!registry.members().isEmpty()) {
+            throw new IllegalStateException("Group " + group + " has live members " + registry.members().keySet());
+        }
+        registry.deleteGroup();
+    }
+
     private List<TopicPartition> partitionsOf(String topic) {
         int count = reader.partitionCount(topic);
         List<TopicPartition> partitions = new ArrayList<>();

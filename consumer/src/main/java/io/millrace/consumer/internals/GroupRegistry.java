@@ -148,6 +148,18 @@ public final class GroupRegistry {
         return children(paths.offsets());
     }
 
+    /** Removes the group's whole tree, offsets included (a throw-away group leaving nothing behind). */
+    public void deleteGroup() {
+        call("delete " + paths.group(), () -> {
+            try {
+                curator.delete().deletingChildrenIfNeeded().forPath(paths.group());
+            } catch (KeeperException.NoNodeException absent) {
+                // nothing to delete
+            }
+            return null;
+        });
+    }
+
     /** Every group that has a node under /millrace/consumers. */
     public static List<String> groups(CuratorFramework curator) {
         return new GroupRegistry(curator, "-").children(GroupPaths.CONSUMERS);
