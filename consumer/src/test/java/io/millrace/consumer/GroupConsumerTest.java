@@ -122,6 +122,11 @@ public class GroupConsumerTest {
         Conditions.waitUntil(() -> GroupTestSupport.ownEachOnce(List.of(a, b), 12), 10_000,
             "the survivors take the lost partitions within seconds");
         Conditions.waitUntil(() -> distinct(readers).containsAll(sent), 20_000, "every message is read at least once");
+        // what the lost consumer read after its last commit died with it: the survivors must deliver it again
+        List<String> uncommitted = crashingReads.received.stream()
+            .filter(r -> r.offset() >= committed.get(r.topicPartition())).map(ConsumerRecord::value).toList();
+        Conditions.waitUntil(() -> distinct(List.of(aReads, bReads)).containsAll(uncommitted), 20_000,
+            "the survivors read the lost consumer's partitions again from its last commit");
 
         Map<String, Integer> copies = new HashMap<>();
         Map<String, ConsumerRecord<String, String>> byValue = new HashMap<>();

@@ -31,8 +31,11 @@ public class PartitionReaderTest {
     public static void start() throws Exception {
         cluster = LocalCluster.start(1, Map.of());
         cluster.createTopic("plain", 1);
+        sent = new ArrayList<>();
         try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
-            sent = producer.produce("plain", 1, 500, "v");
+            for (int chunk = 0; chunk < 10; chunk++) {   // acknowledged chunk by chunk: at least ten batches
+                sent.addAll(producer.produceTo("plain", 0, 50, "v" + chunk, null));
+            }
         }
         reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers", cluster.bootstrapServers(),
             ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50, ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 2048)));
@@ -58,7 +61,7 @@ public class PartitionReaderTest {
             ConsumerRecord<String, String> record = records.get(i);
             assertEquals(123 + i, record.offset());
             assertEquals(sent.get(123 + i), record.value());
-            assertEquals("k" + (123 + i), record.key());
+            assertEquals("k" + ((123 + i) % 50), record.key());
             assertEquals("plain", record.topic());
             assertTrue(record.timestamp() > 0);
         }
