@@ -9,8 +9,6 @@ import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.TimeoutException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.FetchRequest;
-import io.millrace.common.protocol.message.FetchRequest.FetchPartition;
-import io.millrace.common.protocol.message.FetchRequest.FetchTopic;
 import io.millrace.common.protocol.message.FetchResponse;
 import io.millrace.common.protocol.message.FetchResponse.PartitionData;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
