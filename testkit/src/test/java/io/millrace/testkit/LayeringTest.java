@@ -41,6 +41,15 @@ public class LayeringTest {
     }
 
     @Test
+    public void commonHoldsNoServerAndNoFileIo() {
+        // common carries the client end of connections; serving and storage belong to the broker
+        SourceRules.assertNoLineMatches(PROJECT.resolve("common/src/main/java"),
+            "^import (static )?(io\\.netty\\.bootstrap\\.ServerBootstrap|io\\.netty\\.channel\\.ServerChannel"
+                + "|java\\.nio\\.channels\\.FileChannel|java\\.nio\\.file\\.|java\\.io\\.File)",
+            p -> false, "common must not contain server code or file I/O:");
+    }
+
+    @Test
     public void mainCodeDoesNotUseKafkaClasses() {
         for (Path sources : mainSourceRoots()) {
             if (!sources.startsWith(PROJECT.resolve("bench"))) {

@@ -63,6 +63,9 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
     private ApiVersionTable versions;
     private int nextCorrelationId;
     private volatile boolean closed;
+    private boolean released;
+    private final List<PendingSend> waiting = new ArrayList<>();
+    private boolean negotiated; // guarded by waiting
 
     NodeConnection(Node node, NetworkClient.Options options, EventLoop loop, BiConsumer<NodeConnection, Boolean> onClose) {
         this.node = node;
@@ -126,6 +129,7 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
         } else {
             versions = ApiVersionTable.negotiate(response, node.toString());
             ready.complete(null);
+            drainWaiting();
         }
     }
 
@@ -137,28 +141,59 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         outstanding.incrementAndGet();
         result.whenComplete((r, e) -> outstanding.decrementAndGet());
-        ready.whenComplete((ok, error) -> {
-            if (error != null) {
-                result.completeExceptionally(error);
-            } else if (loop.inEventLoop()) {
-                writeNegotiated(request, timeoutMs, expectResponse, result);
-            } else {
-                loop.execute(() -> writeNegotiated(request, timeoutMs, expectResponse, result));
+        PendingSend send = new PendingSend(request, timeoutMs, expectResponse, result);
+        synchronized (waiting) {
+            if (!negotiated && !closed) {
+                // kept in a FIFO queue: requests must reach the broker in the order they were sent
+                waiting.add(send);
+                return result;
             }
-        });
+        }
+        if (loop.inEventLoop()) {
+            writeNegotiated(send);
+        } else {
+            loop.execute(() -> writeNegotiated(send));
+        }
         return result;
     }
 
-    private void writeNegotiated(ApiMessage request, int timeoutMs, boolean expectResponse,
-                                 CompletableFuture<ApiMessage> result) {
-        short version;
-        try {
-            version = versions.versionFor(request.apiKey());
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
+    /** A request sent before the connection was ready. */
+    private record PendingSend(ApiMessage request, int timeoutMs, boolean expectResponse,
+                               CompletableFuture<ApiMessage> result) {
+    }
+
+    private void drainWaiting() {
+        List<PendingSend> sends;
+        synchronized (waiting) {
+            negotiated = true;
+            sends = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        sends.forEach(this::writeNegotiated);
+    }
+
+    private void failWaiting(Throwable cause) {
+        List<PendingSend> sends;
+        synchronized (waiting) {
+            sends = new ArrayList<>(waiting);
+            waiting.clear();
+        }
+        sends.forEach(send -> send.result().completeExceptionally(cause));
+    }
+
+    private void writeNegotiated(PendingSend send) {
+        if (closed) {
+            send.result().completeExceptionally(new NetworkException("Connection to " + node + " is closed"));
             return;
         }
-        write(request, version, timeoutMs, expectResponse, result);
+        short version;
+        try {
+            version = versions.versionFor(send.request().apiKey());
+        } catch (RuntimeException e) {
+            send.result().completeExceptionally(e);
+            return;
+        }
+        write(send.request(), version, send.timeoutMs(), send.expectResponse(), send.result());
     }
 
     private void write(ApiMessage request, short version, int timeoutMs, boolean expectResponse,
@@ -293,16 +328,23 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
 
     /** Closes the connection, failing everything in flight with {@code cause}. Idempotent, any thread. */
     void close(Throwable cause) {
-        if (!loop.inEventLoop()) {
-            loop.execute(() -> close(cause));
-            return;
-        }
-        if (closed) {
-            return;
-        }
+        // Marked at once, so that a request sent right after a disconnect gets a new connection.
         closed = true;
+        if (!loop.inEventLoop()) {
+            loop.execute(() -> release(cause));
+        } else {
+            release(cause);
+        }
+    }
+
+    private void release(Throwable cause) {
+        if (released) {
+            return;
+        }
+        released = true;
         boolean failed = !ready.isDone() || !(cause instanceof ClosedByClient);
         ready.completeExceptionally(cause);
+        failWaiting(cause);
         for (InFlightRequest request : inFlight.values()) {
             request.timeout().cancel(false);
             request.result().completeExceptionally(cause);

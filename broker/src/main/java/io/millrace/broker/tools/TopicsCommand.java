@@ -1,0 +1,154 @@
+package io.millrace.broker.tools;
+
+import io.millrace.common.client.BootstrapServers;
+import io.millrace.common.client.Cluster;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.Node;
+import io.millrace.common.client.PartitionInfo;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreateTopicsRequest;
+import io.millrace.common.protocol.message.CreateTopicsResponse;
+import io.millrace.common.protocol.message.DeleteTopicsRequest;
+import io.millrace.common.protocol.message.DeleteTopicsResponse;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code bin/millrace topics}: creates, lists, describes and deletes topics over the Kafka protocol
+ * (CreateTopics, Metadata, DeleteTopics), with the options of Kafka's {@code kafka-topics}, so it
+ * works against Millrace and Apache Kafka brokers alike. {@code --zookeeper} finds the brokers in
+ * the broker registry instead of {@code --bootstrap-server}.
+ */
+public final class TopicsCommand {
+
+    static final String USAGE = String.join("\n",
+        "Usage: millrace topics (--bootstrap-server HOST:PORT | --zookeeper HOST:PORT) ACTION",
+        "  --create --topic T [--partitions N] [--replication-factor 1] [--config k=v ...]",
+        "  --list",
+        "  --describe [--topic T]",
+        "  --delete --topic T");
+    private static final int TIMEOUT_MS = 30_000;
+
+    private TopicsCommand() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs one action; returns the process exit code (0 ok, 1 failed, 2 bad usage). */
+    static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        TopicsOptions options;
+        try {
+            options = TopicsOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (options.help()) {
+            out.println(USAGE);
+            return 0;
+        }
+        try (NetworkClient client = new NetworkClient(NetworkClient.Options.defaults("millrace-topics"))) {
+            return execute(options, client, bootstrap(options), out, err);
+        } catch (RuntimeException e) {
+            err.println("Error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static List<InetSocketAddress> bootstrap(TopicsOptions options) {
+        return options.bootstrapServer() != null ? BootstrapServers.parse(options.bootstrapServer())
+            : BootstrapServers.fromZooKeeper(options.zookeeper(), TIMEOUT_MS);
+    }
+
+    private static int execute(TopicsOptions options, NetworkClient client, List<InetSocketAddress> bootstrap,
+                               PrintStream out, PrintStream err) throws InterruptedException {
+        Metadata metadata = new Metadata(client, bootstrap, 100, Long.MAX_VALUE);
+        Cluster cluster = await(metadata.fetchAllTopics());
+        return switch (options.action()) {
+            case CREATE -> create(options, client, anyBroker(cluster, bootstrap), out, err);
+            case DELETE -> delete(options, client, anyBroker(cluster, bootstrap), out, err);
+            case LIST -> list(cluster, out);
+            case DESCRIBE -> describe(options, cluster, out, err);
+        };
+    }
+
+    private static Node anyBroker(Cluster cluster, List<InetSocketAddress> bootstrap) {
+        if (!cluster.nodes().isEmpty()) {
+            return cluster.nodes().get(0);
+        }
+        InetSocketAddress first = bootstrap.get(0);
+        return new Node(-1, first.getHostString(), first.getPort());
+    }
+
+    private static int create(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+                              PrintStream err) throws InterruptedException {
+        List<CreateTopicsRequest.TopicConfig> configs = new ArrayList<>();
+        options.configs().forEach((k, v) -> configs.add(new CreateTopicsRequest.TopicConfig(k, v)));
+        CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(
+            options.topic(), options.partitions(), options.replicationFactor(), List.of(), configs)), TIMEOUT_MS, false);
+        CreateTopicsResponse.CreatableTopicResult result =
+            TopicsCommand.<CreateTopicsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).topics().get(0);
+        return report(result.error(), result.errorMessage(), "Created topic " + options.topic() + ".", out, err);
+    }
+
+    private static int delete(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+                              PrintStream err) throws InterruptedException {
+        DeleteTopicsRequest request = new DeleteTopicsRequest(List.of(DeleteTopicsRequest.TopicRef.named(options.topic())),
+            TIMEOUT_MS);
+        DeleteTopicsResponse.DeletableTopicResult result =
+            TopicsCommand.<DeleteTopicsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).responses().get(0);
+        return report(result.error(), result.errorMessage(), "Deleted topic " + options.topic() + ".", out, err);
+    }
+
+    private static int report(Errors error, String message, String success, PrintStream out, PrintStream err) {
+        if (error == Errors.NONE) {
+            out.println(success);
+            return 0;
+        }
+        err.println("Error: " + error.name() + ": " + (message == null || message.isEmpty() ? error.message() : message));
+        return 1;
+    }
+
+    private static int list(Cluster cluster, PrintStream out) {
+        new TreeSet<>(cluster.topics()).forEach(out::println);
+        return 0;
+    }
+
+    private static int describe(TopicsOptions options, Cluster cluster, PrintStream out, PrintStream err) {
+        List<String> topics = options.topic() == null ? new ArrayList<>(new TreeSet<>(cluster.topics()))
+            : List.of(options.topic());
+        for (String topic : topics) {
+            List<PartitionInfo> partitions = cluster.partitionsForTopic(topic);
+            if (partitions.isEmpty()) {
+                err.println("Error: topic '" + topic + "' does not exist");
+                return 1;
+            }
+            out.println("Topic: " + topic + "\tPartitionCount: " + partitions.size() + "\tReplicationFactor: 1");
+            for (PartitionInfo p : partitions) {
+                String leader = p.leader() == null ? "none" : String.valueOf(p.leader().id());
+                out.println("\tTopic: " + topic + "\tPartition: " + p.partition() + "\tLeader: " + leader
+                    + "\tReplicas: " + leader + "\tIsr: " + leader);
+            }
+        }
+        return 0;
+    }
+
+    private static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws InterruptedException {
+        try {
+            return future.get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("No answer within " + (TIMEOUT_MS + 10_000) + " ms");
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.millrace.broker.tools;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+public class TopicsCommandTest {
+
+    private static LocalCluster cluster;
+
+    @BeforeClass
+    public static void startCluster() throws Exception {
+        cluster = LocalCluster.start(1, Map.of());
+    }
+
+    @AfterClass
+    public static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) throws InterruptedException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = TopicsCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    public void createListDescribeDelete() throws Exception {
+        String server = cluster.bootstrapServers();
+        Result created = run("--bootstrap-server", server, "--create", "--topic", "orders", "--partitions", "3",
+            "--config", "retention.ms=3600000");
+        assertEquals(created.err(), 0, created.code());
+        assertEquals("Created topic orders.\n", created.out());
+
+        Result again = run("--bootstrap-server", server, "--create", "--topic", "orders");
+        assertEquals(1, again.code());
+        assertTrue(again.err(), again.err().contains("TOPIC_ALREADY_EXISTS"));
+
+        Result listed = run("--zookeeper", cluster.zookeeperConnect(), "--list");
+        assertEquals(0, listed.code());
+        assertTrue(listed.out(), listed.out().lines().anyMatch("orders"::equals));
+
+        Result described = run("--bootstrap-server", server, "--describe", "--topic", "orders");
+        assertEquals(0, described.code());
+        assertTrue(described.out(), described.out().startsWith("Topic: orders\tPartitionCount: 3"));
+        assertEquals(4, described.out().lines().count());
+        assertTrue(described.out().contains("Partition: 2\tLeader: 0"));
+
+        Result deleted = run("--bootstrap-server", server, "--delete", "--topic", "orders");
+        assertEquals(deleted.err(), 0, deleted.code());
+        Result gone = run("--bootstrap-server", server, "--describe", "--topic", "orders");
+        assertEquals(1, gone.code());
+        assertTrue(gone.err().contains("does not exist"));
+    }
+
+    @Test
+    public void badUsageExplainsItself() throws Exception {
+        Result noAction = run("--bootstrap-server", cluster.bootstrapServers());
+        assertEquals(2, noAction.code());
+        assertTrue(noAction.err().contains("--create, --list"));
+        Result badPartitions = run("--bootstrap-server", "h:1", "--create", "--topic", "t", "--partitions", "zero");
+        assertEquals(2, badPartitions.code());
+        assertTrue(badPartitions.err().contains("positive number"));
+        Result invalidName = run("--bootstrap-server", cluster.bootstrapServers(), "--create", "--topic", "bad/name");
+        assertEquals(1, invalidName.code());
+        assertTrue(invalidName.err(), invalidName.err().contains("INVALID_TOPIC"));
+    }
+}

@@ -1,0 +1,262 @@
+package io.millrace.schemaregistry.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+
+/**
+ * What the REST API does, apart from HTTP: registering schemas under subjects with the
+ * compatibility check, looking them up, soft and permanent deletes, and compatibility levels.
+ * State lives in the {@link SchemaStore}; only the id -&gt; schema mapping is cached, because an id
+ * never changes its schema. Thread-safe: concurrent registrations race in ZooKeeper, where only
+ * one can create a given id or version, and the loser looks again.
+ */
+public final class SchemaRegistry {
+
+    private static final String LATEST = "latest";
+
+    private final SchemaStore store;
+    private final CompatibilityLevel defaultLevel;
+    private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
+
+    public SchemaRegistry(SchemaStore store, CompatibilityLevel defaultLevel) {
+        this.store = store;
+        this.defaultLevel = defaultLevel;
+    }
+
+    /** Registers {@code schemaText} under {@code subject} and returns its id; the same schema gets the same id. */
+    public int register(String subject, String schemaText) {
+        Schema schema = AvroSchemas.parse(schemaText);
+        String canonical = AvroSchemas.canonical(schema);
+        while (true) {
+            List<SubjectVersion> versions = store.versions(subject);
+            OptionalInt known = store.idOf(canonical);
+            if (known.isPresent() && live(versions).stream().anyMatch(v -> v.id() == known.getAsInt())) {
+                return known.getAsInt();
+            }
+            ensureCompatible(subject, schema, live(versions));
+            int id = known.isPresent() ? known.getAsInt() : store.idFor(canonical);
+            schemasById.putIfAbsent(id, schema);
+            int next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
+            if (store.createVersion(subject, next, id)) {
+                return id;
+            }
+            // another registration took that version number: look at the subject again
+        }
+    }
+
+    /** The version of {@code subject} that holds {@code schemaText}. */
+    public SubjectSchema lookup(String subject, String schemaText, boolean includeDeleted) {
+        String canonical = AvroSchemas.canonical(AvroSchemas.parse(schemaText));
+        List<SubjectVersion> versions = visible(store.versions(subject), includeDeleted);
+        if (versions.isEmpty()) {
+            throw subjectNotFound(subject);
+        }
+        OptionalInt id = store.idOf(canonical);
+        for (int i = versions.size() - 1; i >= 0 && id.isPresent(); i--) {
+            if (versions.get(i).id() == id.getAsInt()) {
+                return subjectSchema(subject, versions.get(i));
+            }
+        }
+        throw RegistryError.SCHEMA_NOT_FOUND.exception("Schema not found");
+    }
+
+    public List<String> subjects(boolean includeDeleted) {
+        List<String> subjects = new ArrayList<>();
+        for (String subject : store.subjects()) {
+            if (!visible(store.versions(subject), includeDeleted).isEmpty()) {
+                subjects.add(subject);
+            }
+        }
+        return subjects;
+    }
+
+    public List<Integer> versions(String subject, boolean includeDeleted) {
+        List<SubjectVersion> versions = visible(store.versions(subject), includeDeleted);
+        if (versions.isEmpty()) {
+            throw subjectNotFound(subject);
+        }
+        return versions.stream().map(SubjectVersion::version).toList();
+    }
+
+    /** {@code version} is a number or "latest" (also -1). */
+    public SubjectSchema version(String subject, String version, boolean includeDeleted) {
+        return subjectSchema(subject, find(subject, version, includeDeleted));
+    }
+
+    /** The schema of {@code id}, in canonical form. */
+    public Schema schemaById(int id) {
+        Schema cached = schemasById.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        Optional<String> text = store.schemaById(id);
+        if (text.isEmpty()) {
+            throw RegistryError.SCHEMA_NOT_FOUND.exception("Schema " + id + " not found");
+        }
+        Schema schema = new Schema.Parser().parse(text.get());
+        schemasById.putIfAbsent(id, schema);
+        return schema;
+    }
+
+    /** Every live subject version whose schema is {@code id}. */
+    public List<SubjectSchema> versionsOfId(int id) {
+        Schema schema = schemaById(id);
+        List<SubjectSchema> found = new ArrayList<>();
+        for (String subject : store.subjects()) {
+            for (SubjectVersion version : live(store.versions(subject))) {
+                if (version.id() == id) {
+                    found.add(new SubjectSchema(subject, version.version(), id, AvroSchemas.canonical(schema)));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Soft-deletes every live version of {@code subject}, or, when {@code permanent}, removes its soft-deleted ones. */
+    public List<Integer> deleteSubject(String subject, boolean permanent) {
+        List<SubjectVersion> versions = store.versions(subject);
+        if (versions.isEmpty()) {
+            throw subjectNotFound(subject);
+        }
+        List<SubjectVersion> live = live(versions);
+        if (permanent) {
+            if (!live.isEmpty()) {
+                throw RegistryError.SUBJECT_NOT_SOFT_DELETED.exception("Subject '" + subject
+                    + "' was not deleted first before being permanently deleted");
+            }
+            versions.forEach(v -> store.deleteVersion(subject, v.version()));
+            return versions.stream().map(SubjectVersion::version).toList();
+        }
+        if (live.isEmpty()) {
+            throw RegistryError.SUBJECT_SOFT_DELETED.exception("Subject '" + subject + "' was soft deleted. "
+                + "Set permanent=true to delete permanently");
+        }
+        live.forEach(v -> store.markDeleted(subject, v));
+        return live.stream().map(SubjectVersion::version).toList();
+    }
+
+    /** Soft-deletes one version, or, when {@code permanent}, removes a soft-deleted one. */
+    public int deleteVersion(String subject, String version, boolean permanent) {
+        SubjectVersion found = find(subject, version, true);
+        if (permanent) {
+            if (!found.deleted()) {
+                throw RegistryError.VERSION_NOT_SOFT_DELETED.exception("Subject '" + subject + "' Version "
+                    + found.version() + " was not deleted first before being permanently deleted");
+            }
+            store.deleteVersion(subject, found.version());
+        } else if (found.deleted()) {
+            throw RegistryError.VERSION_SOFT_DELETED.exception("Subject '" + subject + "' Version " + found.version()
+                + " was soft deleted. Set permanent=true to delete permanently");
+        } else {
+            store.markDeleted(subject, found);
+        }
+        return found.version();
+    }
+
+    /**
+     * Why {@code schemaText} could not be registered under {@code subject}: checked against
+     * {@code version} alone, or, when it is null, against the versions the subject's level asks for.
+     */
+    public List<String> incompatibilities(String subject, String version, String schemaText) {
+        Schema schema = AvroSchemas.parse(schemaText);
+        CompatibilityLevel level = effectiveLevel(subject);
+        if (version == null) {
+            return level.incompatibilities(schema, schemas(live(store.versions(subject))));
+        }
+        SubjectVersion against = find(subject, version, false);
+        return level.incompatibilities(schema, List.of(schemaById(against.id())));
+    }
+
+    public CompatibilityLevel globalLevel() {
+        return store.compatibility(null).orElse(defaultLevel);
+    }
+
+    public void setGlobalLevel(CompatibilityLevel level) {
+        store.setCompatibility(null, level);
+    }
+
+    /** The subject's own level, if it has one. */
+    public Optional<CompatibilityLevel> subjectLevel(String subject) {
+        return store.compatibility(subject);
+    }
+
+    public void setSubjectLevel(String subject, CompatibilityLevel level) {
+        store.setCompatibility(subject, level);
+    }
+
+    /** Removes the subject's own level and returns it. */
+    public CompatibilityLevel deleteSubjectLevel(String subject) {
+        CompatibilityLevel level = store.compatibility(subject).orElseThrow(() -> subjectNotFound(subject));
+        store.deleteCompatibility(subject);
+        return level;
+    }
+
+    public CompatibilityLevel effectiveLevel(String subject) {
+        return store.compatibility(subject).orElseGet(this::globalLevel);
+    }
+
+    private void ensureCompatible(String subject, Schema schema, List<SubjectVersion> live) {
+        List<String> reasons = effectiveLevel(subject).incompatibilities(schema, schemas(live));
+        if (!reasons.isEmpty()) {
+            throw RegistryError.INCOMPATIBLE_SCHEMA.exception("Schema being registered is incompatible with an earlier "
+                + "schema for subject \"" + subject + "\", details: " + reasons);
+        }
+    }
+
+    private SubjectVersion find(String subject, String version, boolean includeDeleted) {
+        int number = parseVersion(version);
+        List<SubjectVersion> all = store.versions(subject);
+        List<SubjectVersion> versions = visible(all, includeDeleted);
+        if (live(all).isEmpty() && (versions.isEmpty() || number < 0)) {
+            throw subjectNotFound(subject);
+        }
+        if (number < 0) {
+            List<SubjectVersion> live = live(all);
+            return live.get(live.size() - 1);
+        }
+        return versions.stream().filter(v -> v.version() == number).findFirst().orElseThrow(() ->
+            RegistryError.VERSION_NOT_FOUND.exception("Version " + number + " not found."));
+    }
+
+    /** A version number, or -1 for the latest; INVALID_VERSION (42202) for anything else. */
+    static int parseVersion(String version) {
+        if (LATEST.equalsIgnoreCase(version) || "-1".equals(version)) {
+            return -1;
+        }
+        try {
+            int number = Integer.parseInt(version);
+            if (number > 0) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw RegistryError.INVALID_VERSION.exception("The specified version '" + version + "' is not a valid version id. "
+            + "Allowed values are between [1, 2^31-1] and the string \"latest\"");
+    }
+
+    private SubjectSchema subjectSchema(String subject, SubjectVersion version) {
+        return new SubjectSchema(subject, version.version(), version.id(), AvroSchemas.canonical(schemaById(version.id())));
+    }
+
+    private List<Schema> schemas(List<SubjectVersion> versions) {
+        return versions.stream().map(v -> schemaById(v.id())).toList();
+    }
+
+    private static List<SubjectVersion> live(List<SubjectVersion> versions) {
+        return versions.stream().filter(v -> !v.deleted()).toList();
+    }
+
+    private static List<SubjectVersion> visible(List<SubjectVersion> versions, boolean includeDeleted) {
+        return includeDeleted ? versions : live(versions);
+    }
+
+    private static RegistryException subjectNotFound(String subject) {
+        return RegistryError.SUBJECT_NOT_FOUND.exception("Subject '" + subject + "' not found.");
+    }
+}
