@@ -121,6 +121,9 @@ final class Fetcher implements Runnable {
             response = client.<FetchResponse>send(broker, request, requestTimeoutMs + request.maxWaitMs())
                 .get(requestTimeoutMs + request.maxWaitMs() + 1_000L, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            if (!running) {
+                return;   // stopped meanwhile (a rebalance or close): the failure is ours, not the broker's
+            }
             log.warn("Fetch from broker {} failed ({}); looking for the partitions' leaders again", broker,
                 LeaderRetry.unwrap(e).toString());
             handBackAll();
