@@ -5,6 +5,7 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.MillraceException;
@@ -21,6 +22,7 @@ import io.millrace.producer.internals.Sender;
 import io.millrace.producer.internals.SenderSettings;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -136,6 +138,12 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
             metrics.recordError();
             throw new MillraceException("Interrupted while sending to " + record.topic(), e);
         }
+    }
+
+    @Override
+    public List<PartitionInfo> partitionsFor(String topic) throws InterruptedException {
+        partitionCount(topic, time.milliseconds() + maxBlockMs);
+        return metadata.cluster().partitionsForTopic(topic);
     }
 
     /** The topic's partition count, waiting for its metadata if it is not known yet. */

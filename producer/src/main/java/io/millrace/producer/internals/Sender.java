@@ -244,6 +244,7 @@ public final class Sender implements Runnable {
         metrics.recordCompletion(batch.recordCount(), error != null);
         accumulator.deallocate(batch);
         batch.complete(baseOffset, logAppendTime, error);
+        accumulator.completed(batch);
     }
 
     private void failExpired(long nowMs) {
