@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +61,6 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     private final BufferPool pool;
     private final RecordAccumulator accumulator;
     private final Sender sender;
-    private final Thread networkThread;
     private final ProducerMetrics metrics;
     private final long maxBlockMs;
     private final int maxRecordSize;
@@ -94,9 +94,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config), config.retryBackoffMs(),
             config.metadataMaxAgeMs());
         this.sender = new Sender(client, metadata, accumulator, settings(config), metrics, time);
-        this.networkThread = new Thread(sender, "millrace-producer-network-thread | " + clientId);
-        networkThread.setDaemon(true);
-        networkThread.start();
+        sender.start();
         metrics.register();
         log.info("Producer {} started", clientId);
     }
@@ -246,11 +244,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     private boolean awaitNetworkThread(long timeoutMs) {
         try {
-            networkThread.join(Math.max(1, Math.min(timeoutMs, Long.MAX_VALUE / 2)));
+            sender.finished().get(Math.max(1, Math.min(timeoutMs, Long.MAX_VALUE / 2)), TimeUnit.MILLISECONDS);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return sender.finished().isDone();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return sender.finished().isDone();
         }
-        return !networkThread.isAlive();
     }
 
     /** The MBean this producer's metrics are registered under. */
