@@ -24,7 +24,7 @@ public final class AvroSerdeConfig extends AbstractConfig {
 
     public static final String AUTO_REGISTER_SCHEMAS_CONFIG = "auto.register.schemas";
     static final String AUTO_REGISTER_SCHEMAS_DOC = "Whether the serializer registers a value's schema under the "
-        + "subject <topic>-value (<topic>-key for keys) when it is not there yet. Off, a schema must have been "
+        + "subject TOPIC-value (TOPIC-key for keys) when it is not there yet. Off, a schema must have been "
         + "registered beforehand (so a producer cannot change what a topic holds by accident) and sending a value "
         + "with an unregistered schema fails with a SerializationException.";
 
