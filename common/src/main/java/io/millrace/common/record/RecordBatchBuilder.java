@@ -127,6 +127,32 @@ public final class RecordBatchBuilder {
     }
 
     /**
+     * Whether a record with these fields still fits within {@code sizeLimit} bytes of batch,
+     * counted as if uncompressed (an upper bound). An empty batch always takes its first record,
+     * so one record larger than the limit still gets a batch of its own. Lets a producer that
+     * builds into a fixed-size pooled buffer decide before appending, instead of after the
+     * buffer has grown.
+     */
+    public boolean hasRoomFor(long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers, int sizeLimit) {
+        if (count == 0) {
+            return true;
+        }
+        long timestampDelta = timestamp - baseTimestamp;
+        int bodySize = Record.sizeOfBody(count, timestampDelta, key, value, headers);
+        return estimatedSizeInBytes() + ByteUtils.sizeOfVarint(bodySize) + bodySize <= sizeLimit;
+    }
+
+    /**
+     * The bytes an uncompressed batch holding just this record takes: what a producer allocates
+     * for a record larger than its usual batch size. (A first record's offset and timestamp
+     * deltas are both zero.)
+     */
+    public static int sizeOfSingleRecordBatch(ByteBuffer key, ByteBuffer value, Header[] headers) {
+        int bodySize = Record.sizeOfBody(0, 0, key, value, headers);
+        return RecordBatch.RECORDS_OFFSET + ByteUtils.sizeOfVarint(bodySize) + bodySize;
+    }
+
+    /**
      * Finishes the batch: closes the codec stream, writes the header and CRC. Returns a buffer
      * holding exactly the batch (position 0, limit its size). Calling it again returns the same.
      */

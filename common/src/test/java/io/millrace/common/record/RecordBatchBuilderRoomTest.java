@@ -1,0 +1,58 @@
+package io.millrace.common.record;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.common.utils.ByteBufferOutputStream;
+import java.nio.ByteBuffer;
+import org.junit.Test;
+
+/**
+ * What a producer needs to build batches in fixed-size pooled buffers: the builder writes into
+ * the caller's buffer, says beforehand whether a record still fits, and sizes a lone record.
+ */
+public class RecordBatchBuilderRoomTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final Header[] NO_HEADERS = new Header[0];
+
+    @Test
+    public void recordsFillTheCallersBufferUpToTheLimitWithoutGrowingIt() {
+        ByteBuffer pooled = ByteBuffer.allocate(1024);
+        ByteBufferOutputStream out = new ByteBufferOutputStream(pooled);
+        RecordBatchBuilder builder = new RecordBatchBuilder(out, CompressionType.NONE, TimestampType.CREATE_TIME, 0L, -1L);
+        ByteBuffer value = ByteBuffer.wrap(new byte[100]);
+        int appended = 0;
+        while (builder.hasRoomFor(NOW + appended, null, value, NO_HEADERS, pooled.capacity())) {
+            builder.append(NOW + appended, null, value.duplicate());
+            appended++;
+            assertTrue(builder.estimatedSizeInBytes() <= pooled.capacity());
+        }
+        assertSame("the builder wrote into the caller's buffer", pooled, out.buffer());
+        ByteBuffer batch = builder.build();
+        assertEquals(builder.estimatedSizeInBytes(), batch.remaining());
+        assertTrue("the batch is close to full, not cut short", batch.remaining() > pooled.capacity() - 110);
+        RecordBatch.wrap(batch).ensureValid();
+        assertEquals(appended, RecordBatch.wrap(batch).recordCount());
+    }
+
+    @Test
+    public void anEmptyBatchTakesItsFirstRecordWhateverItsSize() {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 16);
+        assertTrue(builder.hasRoomFor(NOW, null, ByteBuffer.allocate(1000), NO_HEADERS, 10));
+        builder.append(NOW, null, ByteBuffer.allocate(1000));
+        assertFalse(builder.hasRoomFor(NOW, null, ByteBuffer.allocate(1), NO_HEADERS, 10));
+    }
+
+    @Test
+    public void aSingleRecordBatchHasExactlyTheComputedSize() {
+        ByteBuffer key = ByteBuffer.wrap("key".getBytes());
+        ByteBuffer value = ByteBuffer.wrap(new byte[300]);
+        Header[] headers = {new Header("h", new byte[] {1, 2})};
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 16);
+        builder.append(NOW, key.duplicate(), value.duplicate(), headers);
+        assertEquals(RecordBatchBuilder.sizeOfSingleRecordBatch(key, value, headers), builder.build().remaining());
+    }
+}

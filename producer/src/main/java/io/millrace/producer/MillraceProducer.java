@@ -1,0 +1,290 @@
+package io.millrace.producer;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Cluster;
+import io.millrace.common.client.CommonClientConfigs;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
+import io.millrace.common.config.ConfigException;
+import io.millrace.common.errors.InvalidPartitionsException;
+import io.millrace.common.errors.MillraceException;
+import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.record.Header;
+import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.common.serialization.SerializationException;
+import io.millrace.common.serialization.Serializer;
+import io.millrace.common.utils.Time;
+import io.millrace.producer.internals.BufferPool;
+import io.millrace.producer.internals.ProducerMetrics;
+import io.millrace.producer.internals.RecordAccumulator;
+import io.millrace.producer.internals.Sender;
+import io.millrace.producer.internals.SenderSettings;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Millrace's {@link Producer}: records are serialized and partitioned on the calling thread,
+ * encoded straight into their partition's batch (a buffer from a bounded pool), and sent by one
+ * background network thread, which puts every batch bound for the same broker into one Produce
+ * request. It speaks the Kafka protocol, so it works against Apache Kafka brokers as well.
+ *
+ * <pre>{@code
+ * Map<String, Object> props = Map.of("bootstrap.servers", "localhost:9092", "linger.ms", 10);
+ * try (Producer<String, String> producer = new MillraceProducer<>(props, new StringSerializer(), new StringSerializer())) {
+ *     producer.send(new ProducerRecord<>("events", "user-42", "clicked"), (metadata, e) -> { ... });
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. Settings: {@link ProducerConfig}.
+ */
+public final class MillraceProducer<K, V> implements Producer<K, V> {
+
+    private static final Logger log = LoggerFactory.getLogger(MillraceProducer.class);
+    private static final Header[] NO_HEADERS = new Header[0];
+
+    private final String clientId;
+    private final ProducerConfig config;
+    private final Serializer<K> keySerializer;
+    private final Serializer<V> valueSerializer;
+    private final Partitioner partitioner;
+    private final Time time;
+    private final NetworkClient client;
+    private final Metadata metadata;
+    private final BufferPool pool;
+    private final RecordAccumulator accumulator;
+    private final Sender sender;
+    private final Thread networkThread;
+    private final ProducerMetrics metrics;
+    private final long maxBlockMs;
+    private final int maxRecordSize;
+    private volatile boolean closed;
+
+    /** A producer whose serializers are named by {@code key.serializer} and {@code value.serializer}. */
+    public MillraceProducer(Map<String, ?> configs) {
+        this(configs, null, null);
+    }
+
+    /** A producer with these serializers (null: the class named in the configuration). */
+    public MillraceProducer(Map<String, ?> configs, Serializer<K> keySerializer, Serializer<V> valueSerializer) {
+        this(new ProducerConfig(configs), keySerializer, valueSerializer, Time.SYSTEM);
+    }
+
+    MillraceProducer(ProducerConfig config, Serializer<K> keySerializer, Serializer<V> valueSerializer, Time time) {
+        this.config = config;
+        this.time = time;
+        this.clientId = CommonClientConfigs.clientId(config, "producer");
+        this.keySerializer = serializer(keySerializer, ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, true);
+        this.valueSerializer = serializer(valueSerializer, ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, false);
+        this.partitioner = partitioner(config);
+        this.maxBlockMs = config.maxBlockMs();
+        this.maxRecordSize = (int) Math.min(config.maxRequestSize(), config.bufferMemory());
+        this.metrics = new ProducerMetrics(clientId, time);
+        this.pool = new BufferPool(config.bufferMemory(), config.batchSize(), time);
+        metrics.bufferPool(pool);
+        this.accumulator = new RecordAccumulator(pool, config.batchSize(), config.compressionType(), config.lingerMs(),
+            config.retryBackoffMs(), time, metrics);
+        this.client = new NetworkClient(CommonClientConfigs.networkOptions(config, clientId));
+        this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config), config.retryBackoffMs(),
+            config.metadataMaxAgeMs());
+        this.sender = new Sender(client, metadata, accumulator, settings(config), metrics, time);
+        this.networkThread = new Thread(sender, "millrace-producer-network-thread | " + clientId);
+        networkThread.setDaemon(true);
+        networkThread.start();
+        metrics.register();
+        log.info("Producer {} started", clientId);
+    }
+
+    private static SenderSettings settings(ProducerConfig config) {
+        return new SenderSettings(config.acks(), config.maxInFlightRequestsPerConnection(), config.maxRequestSize(),
+            config.requestTimeoutMs(), config.retries(), config.retryBackoffMs(), config.deliveryTimeoutMs());
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record) {
+        return send(record, null);
+    }
+
+    @Override
+    public Future<RecordMetadata> send(ProducerRecord<K, V> record, Callback callback) {
+        if (closed) {
+            throw new IllegalStateException("Cannot send after the producer is closed");
+        }
+        long deadlineMs = time.milliseconds() + maxBlockMs;
+        try {
+            int partitionCount = partitionCount(record.topic(), deadlineMs);
+            byte[] key = serialize(keySerializer, record, record.key(), "key");
+            byte[] value = serialize(valueSerializer, record, record.value(), "value");
+            int partition = choosePartition(record, key, value, partitionCount);
+            Header[] headers = record.headers().isEmpty() ? NO_HEADERS : record.headers().toArray(NO_HEADERS);
+            ensureFits(record.topic(), key, value, headers);
+            long timestamp = record.timestamp() != null ? record.timestamp() : time.milliseconds();
+            long remainingMs = Math.max(0, deadlineMs - time.milliseconds());
+            return accumulator.append(record.topic(), partition, partitionCount, timestamp, key, value, headers,
+                callback, remainingMs);
+        } catch (SerializationException | IllegalStateException e) {
+            metrics.recordError();
+            throw e;
+        } catch (MillraceException e) {
+            return failed(record, callback, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            metrics.recordError();
+            throw new MillraceException("Interrupted while sending to " + record.topic(), e);
+        }
+    }
+
+    /** The topic's partition count, waiting for its metadata if it is not known yet. */
+    private int partitionCount(String topic, long deadlineMs) throws InterruptedException {
+        int count = metadata.cluster().partitionCount(topic);
+        if (count > 0) {
+            return count;
+        }
+        long startNs = time.nanoseconds();
+        metadata.addTopics(java.util.List.of(topic));
+        try {
+            Cluster cluster = metadata.awaitTopic(topic, Math.max(0, deadlineMs - time.milliseconds()));
+            return cluster.partitionCount(topic);
+        } finally {
+            metrics.recordMetadataWait(time.nanoseconds() - startNs);
+        }
+    }
+
+    private <T> byte[] serialize(Serializer<T> serializer, ProducerRecord<K, V> record, T data, String what) {
+        try {
+            return serializer.serialize(record.topic(), record.headers(), data);
+        } catch (SerializationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SerializationException("Cannot serialize the " + what + " of a record to " + record.topic()
+                + " with " + serializer.getClass().getName() + ": " + e, e);
+        }
+    }
+
+    private int choosePartition(ProducerRecord<K, V> record, byte[] key, byte[] value, int partitionCount) {
+        Integer partition = record.partition();
+        if (partition == null) {
+            partition = partitioner.partition(record.topic(), record.key(), key, record.value(), value, partitionCount);
+        }
+        if (partition != Partitioner.UNASSIGNED && (partition < 0 || partition >= partitionCount)) {
+            throw new InvalidPartitionsException("Partition " + partition + " of topic " + record.topic()
+                + " does not exist: it has " + partitionCount + " partitions");
+        }
+        return partition;
+    }
+
+    private void ensureFits(String topic, byte[] key, byte[] value, Header[] headers) {
+        int size = RecordBatchBuilder.sizeOfSingleRecordBatch(key == null ? null : ByteBuffer.wrap(key),
+            value == null ? null : ByteBuffer.wrap(value), headers);
+        if (size > maxRecordSize) {
+            throw new RecordTooLargeException("A record to " + topic + " is " + size + " bytes as a batch, more than "
+                + "max.request.size (" + config.maxRequestSize() + ") or buffer.memory (" + config.bufferMemory() + ") allow");
+        }
+    }
+
+    private Future<RecordMetadata> failed(ProducerRecord<K, V> record, Callback callback, MillraceException e) {
+        metrics.recordError();
+        if (callback != null) {
+            int partition = record.partition() == null ? -1 : record.partition();
+            callback.onCompletion(new RecordMetadata(new TopicPartition(record.topic(), Math.max(partition, 0)),
+                RecordMetadata.UNKNOWN_OFFSET, -1L, -1, -1), e);
+        }
+        return CompletableFuture.failedFuture(e);
+    }
+
+    @Override
+    public void flush() throws InterruptedException {
+        accumulator.beginFlush();
+        try {
+            accumulator.awaitFlushCompletion();
+        } finally {
+            accumulator.endFlush();
+        }
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofMillis(Long.MAX_VALUE));
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        accumulator.close();
+        pool.close();
+        sender.initiateClose();
+        if (!awaitNetworkThread(timeout.toMillis())) {
+            log.warn("Producer {} did not send everything within {} ms; failing what is left", clientId, timeout.toMillis());
+            sender.forceClose();
+            awaitNetworkThread(Long.MAX_VALUE);
+        }
+        metadata.close();
+        client.close();
+        closeQuietly(partitioner);
+        closeQuietly(keySerializer);
+        closeQuietly(valueSerializer);
+        metrics.unregister();
+        log.info("Producer {} closed", clientId);
+    }
+
+    private boolean awaitNetworkThread(long timeoutMs) {
+        try {
+            networkThread.join(Math.max(1, Math.min(timeoutMs, Long.MAX_VALUE / 2)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !networkThread.isAlive();
+    }
+
+    /** The MBean this producer's metrics are registered under. */
+    public ProducerMetrics metrics() {
+        return metrics;
+    }
+
+    public String clientId() {
+        return clientId;
+    }
+
+    private <T> Serializer<T> serializer(Serializer<T> given, String classConfig, boolean isKey) {
+        Serializer<T> serializer = given != null ? given : newInstance(config.getString(classConfig), classConfig);
+        serializer.configure(config.originals(), isKey);
+        return serializer;
+    }
+
+    private static Partitioner partitioner(ProducerConfig config) {
+        String className = config.getString(ProducerConfig.PARTITIONER_CLASS_CONFIG);
+        Partitioner partitioner = className == null ? new DefaultPartitioner()
+            : newInstance(className, ProducerConfig.PARTITIONER_CLASS_CONFIG);
+        partitioner.configure(config.originals());
+        return partitioner;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T newInstance(String className, String setting) {
+        if (className == null) {
+            throw new ConfigException("Missing " + setting + ": give its class name or pass an instance to the constructor");
+        }
+        try {
+            return (T) Class.forName(className).getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new ConfigException(setting, className, "cannot create an instance: " + e);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            log.warn("Error closing {}", closeable, e);
+        }
+    }
+}

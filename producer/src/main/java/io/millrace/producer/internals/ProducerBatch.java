@@ -1,0 +1,224 @@
+package io.millrace.producer.internals;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.Header;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.common.record.TimestampType;
+import io.millrace.common.utils.ByteBufferOutputStream;
+import io.millrace.producer.Callback;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The records queued for one partition that go out together as one record batch. Records are
+ * encoded straight into a buffer from the {@link BufferPool} as they are appended; {@link #close()}
+ * finishes the batch, whose bytes then go into the Produce request as they are.
+ *
+ * <p>Appending and closing happen under the accumulator's lock of the partition's queue; once
+ * closed, the batch belongs to the network thread, which alone completes it. Threads waiting on a
+ * record's future see the outcome through the latch.
+ */
+public final class ProducerBatch {
+
+    private static final Logger log = LoggerFactory.getLogger(ProducerBatch.class);
+
+    private final TopicPartition topicPartition;
+    private final ByteBuffer pooledBuffer;
+    private final RecordBatchBuilder builder;
+    private final int sizeLimit;
+    private final long createdMs;
+    private final long sequence;
+    private final List<FutureRecordMetadata> records = new ArrayList<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    private int lastRecordSize;
+    private ByteBuffer built;
+    private int attempts;
+    private long retryAtMs;
+    private boolean inRetry;
+
+    private volatile long baseOffset = -1L;
+    private volatile long logAppendTime = -1L;
+    private volatile RuntimeException error;
+    private boolean completed;
+
+    /**
+     * @param sizeLimit the most bytes the batch may take uncompressed (batch.size, or more for a single large record)
+     * @param sequence  the batch's place among its partition's batches, to keep their order when they are retried
+     */
+    ProducerBatch(TopicPartition topicPartition, ByteBuffer pooledBuffer, CompressionType compression, int sizeLimit,
+                  long createdMs, long sequence) {
+        this.topicPartition = topicPartition;
+        this.pooledBuffer = pooledBuffer;
+        this.sizeLimit = sizeLimit;
+        this.createdMs = createdMs;
+        this.sequence = sequence;
+        this.builder = new RecordBatchBuilder(new ByteBufferOutputStream(pooledBuffer), compression,
+            TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP);
+    }
+
+    /**
+     * Appends the record if it fits; returns its future, or null when the batch is full or closed.
+     * hot path: encodes into the pooled buffer, allocates only the future
+     */
+    FutureRecordMetadata tryAppend(long timestamp, byte[] key, byte[] value, Header[] headers, Callback callback) {
+        if (built != null) {
+            return null;
+        }
+        ByteBuffer keyBuffer = key == null ? null : ByteBuffer.wrap(key);
+        ByteBuffer valueBuffer = value == null ? null : ByteBuffer.wrap(value);
+        if (!builder.hasRoomFor(timestamp, keyBuffer, valueBuffer, headers, sizeLimit)) {
+            return null;
+        }
+        int before = builder.estimatedSizeInBytes();
+        builder.append(timestamp, keyBuffer, valueBuffer, headers);
+        lastRecordSize = builder.estimatedSizeInBytes() - before;
+        FutureRecordMetadata future = new FutureRecordMetadata(this, records.size(), timestamp,
+            key == null ? -1 : key.length, value == null ? -1 : value.length, callback);
+        records.add(future);
+        return future;
+    }
+
+    /** Whether another record like the last one would not fit: the batch should go now. */
+    boolean isFull() {
+        return built != null || builder.estimatedSizeInBytes() + lastRecordSize > sizeLimit;
+    }
+
+    boolean isClosed() {
+        return built != null;
+    }
+
+    /** Finishes the batch (header, CRC, compression); appends fail from now on. Idempotent. */
+    void close() {
+        if (built == null) {
+            built = builder.build();
+        }
+    }
+
+    /** The finished batch's bytes, shared with the pooled buffer (not a copy). */
+    public ByteBuffer records() {
+        return built.duplicate();
+    }
+
+    /** The buffer to give back to the pool once the batch is complete. */
+    ByteBuffer pooledBuffer() {
+        return pooledBuffer;
+    }
+
+    /**
+     * Completes every record with the broker's answer or an error, then runs their callbacks in
+     * record order. Later calls are ignored (a response may arrive after a forced abort). The
+     * pooled buffer may already be back in the pool: nothing reads the batch's bytes any more.
+     * @return whether this call completed the batch
+     */
+    boolean complete(long baseOffset, long logAppendTime, RuntimeException error) {
+        if (completed) {
+            return false;
+        }
+        completed = true;
+        this.baseOffset = baseOffset;
+        this.logAppendTime = logAppendTime;
+        this.error = error;
+        done.countDown();
+        for (FutureRecordMetadata record : records) {
+            try {
+                record.complete();
+            } catch (RuntimeException e) {
+                log.error("A callback for a record sent to {} threw", topicPartition, e);
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #complete} ran; read on the network thread only. */
+    boolean isCompleted() {
+        return completed;
+    }
+
+    /** Abandons a batch that was never closed (its builder may hold native codec memory). */
+    void abortBuilder() {
+        if (built == null) {
+            builder.abort();
+        }
+    }
+
+    void awaitCompletion() throws InterruptedException {
+        done.await();
+    }
+
+    boolean awaitCompletion(long timeout, TimeUnit unit) throws InterruptedException {
+        return done.await(timeout, unit);
+    }
+
+    boolean isDone() {
+        return done.getCount() == 0;
+    }
+
+    long baseOffset() {
+        return baseOffset;
+    }
+
+    long logAppendTime() {
+        return logAppendTime;
+    }
+
+    RuntimeException error() {
+        return error;
+    }
+
+    public TopicPartition topicPartition() {
+        return topicPartition;
+    }
+
+    public int recordCount() {
+        return records.size();
+    }
+
+    /** The batch's size in bytes once closed; before, its uncompressed estimate. */
+    public int sizeInBytes() {
+        return built != null ? built.remaining() : builder.estimatedSizeInBytes();
+    }
+
+    long createdMs() {
+        return createdMs;
+    }
+
+    long sequence() {
+        return sequence;
+    }
+
+    int attempts() {
+        return attempts;
+    }
+
+    /** Counts a send of the batch. */
+    void onSend() {
+        attempts++;
+    }
+
+    /** Marks the batch as waiting to be sent again, not before {@code retryAtMs}. */
+    void backOffUntil(long retryAtMs) {
+        this.retryAtMs = retryAtMs;
+        this.inRetry = true;
+    }
+
+    boolean inRetry() {
+        return inRetry;
+    }
+
+    long retryAtMs() {
+        return retryAtMs;
+    }
+
+    @Override
+    public String toString() {
+        return "ProducerBatch(" + topicPartition + ", " + records.size() + " records, attempt " + attempts + ")";
+    }
+}

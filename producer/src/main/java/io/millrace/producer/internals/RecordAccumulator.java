@@ -1,0 +1,330 @@
+package io.millrace.producer.internals;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Cluster;
+import io.millrace.common.client.Node;
+import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.Header;
+import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.common.utils.Time;
+import io.millrace.producer.Callback;
+import io.millrace.producer.Partitioner;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The queues of batches, one per partition, between the threads that send and the network
+ * thread. {@link #append} adds a record to the partition's open batch, or opens a new batch in a
+ * buffer from the pool; the network thread asks which leaders have a batch {@link #ready} (full,
+ * lingered long enough, or wanted now by flush or close) and {@link #drain}s them, at most one
+ * batch per partition per request.
+ *
+ * <p>Each partition's queue is its own lock: senders to different partitions never contend, and
+ * a sender holds the lock only while encoding its record. Memory is allocated outside the lock,
+ * since that may block.
+ */
+public final class RecordAccumulator {
+
+    private final ConcurrentMap<TopicPartition, Deque<ProducerBatch>> batches = new ConcurrentHashMap<>();
+    private final Set<ProducerBatch> incomplete = ConcurrentHashMap.newKeySet();
+    private final StickyPartitions sticky = new StickyPartitions();
+    private final AtomicInteger flushesInProgress = new AtomicInteger();
+    private final AtomicLong batchSequence = new AtomicLong();
+    private final BufferPool pool;
+    private final int batchSize;
+    private final CompressionType compression;
+    private final long lingerMs;
+    private final long retryBackoffMs;
+    private final Time time;
+    private final ProducerMetrics metrics;
+    private volatile Runnable wakeup = () -> { };
+    private volatile boolean closed;
+
+    public RecordAccumulator(BufferPool pool, int batchSize, CompressionType compression, long lingerMs,
+                             long retryBackoffMs, Time time, ProducerMetrics metrics) {
+        this.pool = pool;
+        this.batchSize = batchSize;
+        this.compression = compression;
+        this.lingerMs = lingerMs;
+        this.retryBackoffMs = retryBackoffMs;
+        this.time = time;
+        this.metrics = metrics;
+    }
+
+    /** What to call when a batch is full or new, so that the network thread looks at once. */
+    void onBatchReady(Runnable wakeup) {
+        this.wakeup = wakeup;
+    }
+
+    /**
+     * Appends a record to its partition's batch, opening a batch if there is none with room,
+     * which may block up to {@code maxBlockMs} for buffer memory.
+     *
+     * @param partition the partition, or {@link Partitioner#UNASSIGNED} for the topic's sticky partition
+     * @throws io.millrace.common.errors.TimeoutException when no memory came free in time
+     */
+    public FutureRecordMetadata append(String topic, int partition, int partitionCount, long timestamp, byte[] key,
+                                       byte[] value, Header[] headers, Callback callback, long maxBlockMs)
+        throws InterruptedException {
+        boolean sticky = partition == Partitioner.UNASSIGNED;
+        TopicPartition tp = new TopicPartition(topic, sticky ? this.sticky.partition(topic, partitionCount) : partition);
+        FutureRecordMetadata future = appendToOpenBatch(tp, timestamp, key, value, headers, callback);
+        if (future == null && sticky) {
+            tp = new TopicPartition(topic, this.sticky.next(topic, partitionCount, tp.partition()));
+            future = appendToOpenBatch(tp, timestamp, key, value, headers, callback);
+        }
+        return future != null ? future : appendToNewBatch(tp, timestamp, key, value, headers, callback, maxBlockMs);
+    }
+
+    private FutureRecordMetadata appendToOpenBatch(TopicPartition tp, long timestamp, byte[] key, byte[] value,
+                                                   Header[] headers, Callback callback) {
+        Deque<ProducerBatch> queue = queueOf(tp);
+        synchronized (queue) {
+            ensureOpen();
+            return tryAppendLast(queue, timestamp, key, value, headers, callback);
+        }
+    }
+
+    private FutureRecordMetadata appendToNewBatch(TopicPartition tp, long timestamp, byte[] key, byte[] value,
+                                                  Header[] headers, Callback callback, long maxBlockMs)
+        throws InterruptedException {
+        int size = Math.max(batchSize, RecordBatchBuilder.sizeOfSingleRecordBatch(
+            key == null ? null : ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value), headers));
+        long startNs = time.nanoseconds();
+        ByteBuffer buffer = pool.allocate(size, maxBlockMs);
+        metrics.recordSendBlocked(time.nanoseconds() - startNs);
+        Deque<ProducerBatch> queue = queueOf(tp);
+        FutureRecordMetadata future;
+        synchronized (queue) {
+            try {
+                ensureOpen();
+            } catch (IllegalStateException e) {
+                pool.deallocate(buffer);
+                throw e;
+            }
+            // another thread may have opened a batch while this one waited for memory
+            future = tryAppendLast(queue, timestamp, key, value, headers, callback);
+            if (future != null) {
+                pool.deallocate(buffer);
+                return future;
+            }
+            ProducerBatch batch = new ProducerBatch(tp, buffer, compression, size, time.milliseconds(),
+                batchSequence.incrementAndGet());
+            future = batch.tryAppend(timestamp, key, value, headers, callback);
+            queue.addLast(batch);
+            incomplete.add(batch);
+        }
+        wakeup.run();
+        return future;
+    }
+
+    private FutureRecordMetadata tryAppendLast(Deque<ProducerBatch> queue, long timestamp, byte[] key, byte[] value,
+                                               Header[] headers, Callback callback) {
+        ProducerBatch last = queue.peekLast();
+        if (last == null) {
+            return null;
+        }
+        FutureRecordMetadata future = last.tryAppend(timestamp, key, value, headers, callback);
+        if (future != null && last.isFull()) {
+            wakeup.run();
+        }
+        return future;
+    }
+
+    private Deque<ProducerBatch> queueOf(TopicPartition tp) {
+        Deque<ProducerBatch> queue = batches.get(tp);
+        return queue != null ? queue : batches.computeIfAbsent(tp, k -> new ArrayDeque<>());
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("Cannot send after the producer is closed");
+        }
+    }
+
+    /**
+     * The leaders that have a batch to send now, skipping {@code muted} partitions (a batch of theirs
+     * is in flight and order must be kept).
+     */
+    ReadyCheck ready(Cluster cluster, long nowMs, Set<TopicPartition> muted) {
+        Set<Node> ready = new HashSet<>();
+        Set<String> unknownLeaders = new HashSet<>();
+        long nextCheckMs = Long.MAX_VALUE;
+        boolean sendAtOnce = closed || flushesInProgress.get() > 0 || pool.queued() > 0;
+        for (Map.Entry<TopicPartition, Deque<ProducerBatch>> entry : batches.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            Deque<ProducerBatch> queue = entry.getValue();
+            synchronized (queue) {
+                ProducerBatch first = queue.peekFirst();
+                if (first == null || muted.contains(tp)) {
+                    continue;
+                }
+                Node leader = cluster.leaderFor(tp);
+                if (leader == null) {
+                    unknownLeaders.add(tp.topic());
+                    continue;
+                }
+                long waitMs = waitBeforeSending(first, queue.size() > 1 || sendAtOnce, nowMs);
+                if (waitMs <= 0) {
+                    ready.add(leader);
+                } else {
+                    nextCheckMs = Math.min(nextCheckMs, waitMs);
+                }
+            }
+        }
+        return new ReadyCheck(ready, nextCheckMs, unknownLeaders);
+    }
+
+    /** Milliseconds until the batch may go: retry backoff first, then linger unless it should go now. */
+    private long waitBeforeSending(ProducerBatch batch, boolean sendNow, long nowMs) {
+        if (batch.inRetry()) {
+            return batch.retryAtMs() - nowMs;
+        }
+        if (sendNow || batch.isFull()) {
+            return 0;
+        }
+        return batch.createdMs() + lingerMs - nowMs;
+    }
+
+    /**
+     * Takes the first batch of each ready partition led by one of {@code nodes}, closing it for
+     * appends, grouped by leader, keeping each group within {@code maxRequestSize} (a batch that
+     * does not fit waits for the next request, unless it is the first).
+     */
+    Map<Node, List<ProducerBatch>> drain(Cluster cluster, Set<Node> nodes, int maxRequestSize, long nowMs,
+                                         Set<TopicPartition> muted) {
+        Map<Node, List<ProducerBatch>> drained = new HashMap<>();
+        Map<Node, Integer> sizes = new HashMap<>();
+        for (Map.Entry<TopicPartition, Deque<ProducerBatch>> entry : batches.entrySet()) {
+            Node leader = cluster.leaderFor(entry.getKey());
+            if (leader == null || !nodes.contains(leader) || muted.contains(entry.getKey())) {
+                continue;
+            }
+            int size = sizes.getOrDefault(leader, 0);
+            ProducerBatch batch = pollIfSendable(entry.getValue(), size == 0 ? Integer.MAX_VALUE : maxRequestSize - size, nowMs);
+            if (batch != null) {
+                drained.computeIfAbsent(leader, n -> new ArrayList<>()).add(batch);
+                sizes.put(leader, size + batch.sizeInBytes());
+            }
+        }
+        return drained;
+    }
+
+    private ProducerBatch pollIfSendable(Deque<ProducerBatch> queue, int room, long nowMs) {
+        synchronized (queue) {
+            ProducerBatch first = queue.peekFirst();
+            if (first == null || (first.inRetry() && first.retryAtMs() > nowMs) || first.sizeInBytes() > room) {
+                return null;
+            }
+            queue.pollFirst();
+            first.close();
+            return first;
+        }
+    }
+
+    /**
+     * Puts a batch that failed with a retriable error back at the front of its queue, in sequence
+     * order among other retried batches, to go again after the retry backoff.
+     */
+    void reenqueue(ProducerBatch batch, long nowMs) {
+        batch.backOffUntil(nowMs + retryBackoffMs);
+        Deque<ProducerBatch> queue = queueOf(batch.topicPartition());
+        synchronized (queue) {
+            Deque<ProducerBatch> earlier = new ArrayDeque<>();
+            while (!queue.isEmpty() && queue.peekFirst().sequence() < batch.sequence()) {
+                earlier.push(queue.pollFirst());
+            }
+            queue.addFirst(batch);
+            while (!earlier.isEmpty()) {
+                queue.addFirst(earlier.pop());
+            }
+        }
+    }
+
+    /** Removes and returns the queued batches created {@code deliveryTimeoutMs} or more ago. */
+    List<ProducerBatch> expiredBatches(long nowMs, long deliveryTimeoutMs) {
+        List<ProducerBatch> expired = new ArrayList<>();
+        for (Deque<ProducerBatch> queue : batches.values()) {
+            synchronized (queue) {
+                while (!queue.isEmpty() && nowMs - queue.peekFirst().createdMs() >= deliveryTimeoutMs) {
+                    ProducerBatch batch = queue.pollFirst();
+                    batch.abortBuilder();
+                    expired.add(batch);
+                }
+            }
+        }
+        return expired;
+    }
+
+    /** Removes every queued batch, for a forced close; in-flight ones are in {@link #incompleteBatches()}. */
+    List<ProducerBatch> removeAllQueued() {
+        List<ProducerBatch> removed = new ArrayList<>();
+        for (Deque<ProducerBatch> queue : batches.values()) {
+            synchronized (queue) {
+                for (ProducerBatch batch : queue) {
+                    batch.abortBuilder();
+                    removed.add(batch);
+                }
+                queue.clear();
+            }
+        }
+        return removed;
+    }
+
+    /** Returns a complete batch's memory to the pool. */
+    void deallocate(ProducerBatch batch) {
+        if (incomplete.remove(batch)) {
+            pool.deallocate(batch.pooledBuffer());
+        }
+    }
+
+    List<ProducerBatch> incompleteBatches() {
+        return new ArrayList<>(incomplete);
+    }
+
+    /** Whether any batch is still queued (not yet drained). */
+    boolean hasQueued() {
+        for (Deque<ProducerBatch> queue : batches.values()) {
+            synchronized (queue) {
+                if (!queue.isEmpty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Makes every batch ready at once until {@link #endFlush()}. */
+    public void beginFlush() {
+        flushesInProgress.incrementAndGet();
+        wakeup.run();
+    }
+
+    /** Waits until every batch that existed when called is complete. */
+    public void awaitFlushCompletion() throws InterruptedException {
+        for (ProducerBatch batch : incompleteBatches()) {
+            batch.awaitCompletion();
+        }
+    }
+
+    public void endFlush() {
+        flushesInProgress.decrementAndGet();
+    }
+
+    /** Refuses further appends; what is queued is sent without lingering. */
+    public void close() {
+        closed = true;
+        wakeup.run();
+    }
+}

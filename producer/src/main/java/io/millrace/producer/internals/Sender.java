@@ -1,0 +1,310 @@
+package io.millrace.producer.internals;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.Node;
+import io.millrace.common.errors.MillraceException;
+import io.millrace.common.errors.NetworkException;
+import io.millrace.common.errors.TimeoutException;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ProduceRequest;
+import io.millrace.common.protocol.message.ProduceResponse;
+import io.millrace.common.protocol.message.ProduceResponse.PartitionResponse;
+import io.millrace.common.utils.Time;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The producer's one network thread: takes ready batches from the {@link RecordAccumulator}, puts
+ * every batch bound for one broker into one Produce request, and completes, retries or fails the
+ * batches when the answer comes. The network client answers on its own I/O thread; answers are
+ * queued and handled here, so batches are touched by this thread only and callbacks never run
+ * on the I/O thread.
+ *
+ * <p>It sleeps until the next batch's linger or backoff runs out, or until woken: by a new or full
+ * batch, an answer, a flush or close.
+ */
+public final class Sender implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(Sender.class);
+    private static final long MAX_SLEEP_MS = 100;
+    private static final Set<Errors> STALE_METADATA_ERRORS = Set.of(Errors.NOT_LEADER_OR_FOLLOWER,
+        Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.LEADER_NOT_AVAILABLE, Errors.KAFKA_STORAGE_ERROR);
+
+    private final NetworkClient client;
+    private final Metadata metadata;
+    private final RecordAccumulator accumulator;
+    private final SenderSettings settings;
+    private final ProducerMetrics metrics;
+    private final Time time;
+    private final ConcurrentLinkedQueue<Runnable> answers = new ConcurrentLinkedQueue<>();
+    private final Map<Node, Integer> inFlight = new HashMap<>();
+    private final Set<TopicPartition> muted = new HashSet<>();
+    private final AtomicBoolean wakeupPending = new AtomicBoolean();
+    private volatile Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean forceClose;
+
+    public Sender(NetworkClient client, Metadata metadata, RecordAccumulator accumulator, SenderSettings settings,
+                  ProducerMetrics metrics, Time time) {
+        this.client = client;
+        this.metadata = metadata;
+        this.accumulator = accumulator;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.time = time;
+        accumulator.onBatchReady(this::wakeup);
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        while (running) {
+            runOnceSafely();
+        }
+        // closing: send what is left, unless told to give up
+        while (!forceClose && (accumulator.hasQueued() || totalInFlight() > 0)) {
+            runOnceSafely();
+        }
+        if (forceClose) {
+            failEverything(new MillraceException("The producer was closed before the record was acknowledged"));
+        }
+        log.debug("Producer network thread finished");
+    }
+
+    private void runOnceSafely() {
+        try {
+            runOnce();
+        } catch (RuntimeException e) {
+            log.error("Unexpected error in the producer's network thread", e);
+        }
+    }
+
+    void runOnce() {
+        handleAnswers();
+        long nowMs = time.milliseconds();
+        failExpired(nowMs);
+        var cluster = metadata.cluster();
+        ReadyCheck ready = accumulator.ready(cluster, nowMs, muted);
+        if (!ready.unknownLeaderTopics().isEmpty()) {
+            metadata.addTopics(ready.unknownLeaderTopics());
+            metadata.requestUpdate();
+        }
+        Set<Node> sendable = new HashSet<>();
+        for (Node node : ready.readyNodes()) {
+            if (inFlight.getOrDefault(node, 0) < settings.maxInFlight()) {
+                sendable.add(node);
+            }
+        }
+        Map<Node, List<ProducerBatch>> drained = sendable.isEmpty() ? Map.of()
+            : accumulator.drain(cluster, sendable, settings.maxRequestSize(), nowMs, muted);
+        drained.forEach((node, batches) -> send(node, batches, nowMs));
+        if (drained.isEmpty()) {
+            awaitWork(Math.min(ready.nextReadyCheckDelayMs(), MAX_SLEEP_MS));
+        }
+    }
+
+    private void send(Node node, List<ProducerBatch> batches, long nowMs) {
+        for (ProducerBatch batch : batches) {
+            if (batch.attempts() == 0) {
+                metrics.recordBatchSent(nowMs - batch.createdMs(), batch.sizeInBytes());
+            }
+            batch.onSend();
+            if (settings.guaranteeOrder()) {
+                muted.add(batch.topicPartition());
+            }
+        }
+        inFlight.merge(node, 1, Integer::sum);
+        long startNs = time.nanoseconds();
+        CompletableFuture<?> answer;
+        try {
+            ProduceRequest request = requestFor(batches);
+            answer = settings.acks() == 0 ? client.sendNoResponse(node, request) : client.send(node, request);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((response, error) -> {
+            answers.add(() -> onAnswer(node, batches, (ProduceResponse) response, error, startNs));
+            wakeup();
+        });
+    }
+
+    private ProduceRequest requestFor(List<ProducerBatch> batches) {
+        Map<String, List<ProduceRequest.PartitionData>> byTopic = new LinkedHashMap<>();
+        for (ProducerBatch batch : batches) {
+            byTopic.computeIfAbsent(batch.topicPartition().topic(), t -> new ArrayList<>())
+                .add(new ProduceRequest.PartitionData(batch.topicPartition().partition(), batch.records()));
+        }
+        List<ProduceRequest.TopicData> topics = new ArrayList<>(byTopic.size());
+        byTopic.forEach((topic, partitions) -> topics.add(new ProduceRequest.TopicData(topic, partitions)));
+        return new ProduceRequest(null, settings.acks(), settings.requestTimeoutMs(), topics);
+    }
+
+    private void handleAnswers() {
+        Runnable answer;
+        while ((answer = answers.poll()) != null) {
+            answer.run();
+        }
+    }
+
+    private void onAnswer(Node node, List<ProducerBatch> batches, ProduceResponse response, Throwable error, long startNs) {
+        inFlight.merge(node, -1, Integer::sum);
+        for (ProducerBatch batch : batches) {
+            muted.remove(batch.topicPartition());
+        }
+        metrics.recordRequestLatency(time.nanoseconds() - startNs);
+        long nowMs = time.milliseconds();
+        if (error != null) {
+            onRequestFailure(node, batches, unwrap(error), nowMs);
+        } else if (settings.acks() == 0) {
+            batches.forEach(batch -> finish(batch, -1L, -1L, null));
+        } else {
+            onResponse(batches, response, nowMs);
+        }
+    }
+
+    private void onRequestFailure(Node node, List<ProducerBatch> batches, Throwable error, long nowMs) {
+        boolean retriable = error instanceof NetworkException || error instanceof TimeoutException;
+        if (retriable) {
+            log.debug("Produce request to {} failed, {} batch(es) may be retried: {}", node, batches.size(), error.toString());
+            metadata.requestUpdate();
+        } else {
+            log.warn("Produce request to {} failed: {}", node, error.toString());
+        }
+        RuntimeException cause = error instanceof RuntimeException ? (RuntimeException) error
+            : new MillraceException("Produce request to " + node + " failed", error);
+        for (ProducerBatch batch : batches) {
+            retryOrFail(batch, cause, retriable, nowMs);
+        }
+    }
+
+    private void onResponse(List<ProducerBatch> batches, ProduceResponse response, long nowMs) {
+        Map<TopicPartition, PartitionResponse> answers = new HashMap<>();
+        for (ProduceResponse.TopicResponse topic : response.responses()) {
+            for (PartitionResponse partition : topic.partitionResponses()) {
+                answers.put(new TopicPartition(topic.name(), partition.index()), partition);
+            }
+        }
+        for (ProducerBatch batch : batches) {
+            PartitionResponse answer = answers.get(batch.topicPartition());
+            if (answer == null) {
+                finish(batch, -1L, -1L, new MillraceException("The broker's answer lacks " + batch.topicPartition()));
+            } else if (answer.error() == Errors.NONE) {
+                finish(batch, answer.baseOffset(), answer.logAppendTimeMs(), null);
+            } else {
+                onPartitionError(batch, answer, nowMs);
+            }
+        }
+    }
+
+    private void onPartitionError(ProducerBatch batch, PartitionResponse answer, long nowMs) {
+        Errors error = answer.error();
+        if (STALE_METADATA_ERRORS.contains(error)) {
+            metadata.requestUpdate();
+        }
+        String message = "Producing to " + batch.topicPartition() + " failed: "
+            + (answer.errorMessage() != null ? answer.errorMessage() : error.message());
+        retryOrFail(batch, error.exception(message), error.isRetriable(), nowMs);
+    }
+
+    private void retryOrFail(ProducerBatch batch, RuntimeException error, boolean retriable, long nowMs) {
+        boolean inTime = nowMs - batch.createdMs() + settings.retryBackoffMs() < settings.deliveryTimeoutMs();
+        if (retriable && batch.attempts() <= settings.retries() && inTime && !forceClose) {
+            log.debug("Retrying {} after: {}", batch, error.toString());
+            accumulator.reenqueue(batch, nowMs);
+        } else {
+            finish(batch, -1L, -1L, error);
+        }
+    }
+
+    /**
+     * Counts the batch and returns its memory before completing it, so that a thread woken by the
+     * completion (flush, a future's get) already sees both.
+     */
+    private void finish(ProducerBatch batch, long baseOffset, long logAppendTime, RuntimeException error) {
+        if (batch.isCompleted()) {
+            return;
+        }
+        metrics.recordCompletion(batch.recordCount(), error != null);
+        accumulator.deallocate(batch);
+        batch.complete(baseOffset, logAppendTime, error);
+    }
+
+    private void failExpired(long nowMs) {
+        for (ProducerBatch batch : accumulator.expiredBatches(nowMs, settings.deliveryTimeoutMs())) {
+            finish(batch, -1L, -1L, new TimeoutException("Expiring " + batch.recordCount() + " record(s) for "
+                + batch.topicPartition() + ": " + (nowMs - batch.createdMs()) + " ms has passed since the batch was "
+                + "created (delivery.timeout.ms is " + settings.deliveryTimeoutMs() + ")"));
+        }
+    }
+
+    private void failEverything(RuntimeException error) {
+        for (ProducerBatch batch : accumulator.removeAllQueued()) {
+            finish(batch, -1L, -1L, error);
+        }
+        for (ProducerBatch batch : accumulator.incompleteBatches()) {
+            finish(batch, -1L, -1L, error);
+        }
+    }
+
+    private int totalInFlight() {
+        int total = 0;
+        for (int n : inFlight.values()) {
+            total += n;
+        }
+        return total;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable e = error;
+        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+            e = e.getCause();
+        }
+        return e;
+    }
+
+    /** Makes the thread look at the accumulator now. Cheap when it is already awake. */
+    public void wakeup() {
+        if (!wakeupPending.getAndSet(true)) {
+            Thread t = thread;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    private void awaitWork(long timeoutMs) {
+        if (timeoutMs > 0 && !wakeupPending.get()) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+        }
+        wakeupPending.set(false);
+    }
+
+    /** Stops taking new work once what is queued and in flight is done. */
+    public void initiateClose() {
+        running = false;
+        wakeup();
+    }
+
+    /** Stops at once, failing every incomplete batch. */
+    public void forceClose() {
+        forceClose = true;
+        initiateClose();
+    }
+}
