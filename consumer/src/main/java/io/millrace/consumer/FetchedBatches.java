@@ -1,0 +1,81 @@
+package io.millrace.consumer;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchIterator;
+import io.millrace.common.serialization.Deserializer;
+import io.millrace.consumer.internals.RecordConverter;
+import io.millrace.consumer.internals.RecordCursor;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one fetch of one partition returned: the record batches as they came (views over the
+ * response's bytes, which may start before {@link #fetchOffset()} and end in a fragment that the
+ * next fetch returns whole), the partition's high watermark and log start offset, and the offset to
+ * fetch next. Immutable; the batches share one read-only buffer.
+ */
+public final class FetchedBatches {
+
+    private final TopicPartition partition;
+    private final long fetchOffset;
+    private final long highWatermark;
+    private final long logStartOffset;
+    private final ByteBuffer records;
+    private final boolean checkCrcs;
+
+    FetchedBatches(TopicPartition partition, long fetchOffset, long highWatermark, long logStartOffset,
+                   ByteBuffer records, boolean checkCrcs) {
+        this.partition = partition;
+        this.fetchOffset = fetchOffset;
+        this.highWatermark = highWatermark;
+        this.logStartOffset = logStartOffset;
+        this.records = records.asReadOnlyBuffer();
+        this.checkCrcs = checkCrcs;
+    }
+
+    public TopicPartition partition() {
+        return partition;
+    }
+
+    public long fetchOffset() {
+        return fetchOffset;
+    }
+
+    /** The offset after the last record a consumer may read: the log end offset without replication. */
+    public long highWatermark() {
+        return highWatermark;
+    }
+
+    public long logStartOffset() {
+        return logStartOffset;
+    }
+
+    /** The whole batches, in offset order (the first may hold records below {@link #fetchOffset()}). */
+    public List<RecordBatch> batches() {
+        List<RecordBatch> batches = new ArrayList<>();
+        new RecordBatchIterator(records.duplicate()).forEachRemaining(batches::add);
+        return batches;
+    }
+
+    /** The offset to fetch after this answer: past its last whole batch, or the same offset when it had none. */
+    public long nextOffset() {
+        return RecordCursor.nextFetchOffset(records.duplicate(), fetchOffset);
+    }
+
+    public boolean isEmpty() {
+        return nextOffset() == fetchOffset;
+    }
+
+    /** The records from {@link #fetchOffset()} up to {@code endOffset} (exclusive), deserialized. */
+    public <K, V> List<ConsumerRecord<K, V>> records(long endOffset, Deserializer<K> keys, Deserializer<V> values) {
+        RecordConverter<K, V> converter = new RecordConverter<>(keys, values);
+        RecordCursor cursor = new RecordCursor(records.duplicate(), fetchOffset, endOffset, checkCrcs, null);
+        List<ConsumerRecord<K, V>> out = new ArrayList<>();
+        while (cursor.advance()) {
+            out.add(converter.convert(partition.topic(), partition.partition(), cursor.current()));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,100 @@
+package io.millrace.consumer;
+
+import io.millrace.common.serialization.Deserializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@code poll()}-style face of the {@link GroupConsumer}, for code shaped like Kafka's consumer
+ * loop: subscribe, then {@link #poll} batches of records and {@link #commit()} when they are
+ * processed. Underneath, one message stream per topic (or one for a pattern). Not thread-safe: one
+ * polling thread, as with Kafka's consumer.
+ */
+public final class PollingConsumer<K, V> implements AutoCloseable {
+
+    private final GroupConsumer<K, V> group;
+    private final int maxRecords;
+    private final List<ConsumerIterator<K, V>> iterators = new ArrayList<>();
+    private int nextStream;
+
+    /** @param maxRecords the most records one {@link #poll} returns */
+    public PollingConsumer(ConsumerConfig config, Deserializer<K> keys, Deserializer<V> values, int maxRecords) {
+        this.group = new GroupConsumer<>(config, keys, values);
+        this.maxRecords = maxRecords;
+    }
+
+    public void subscribe(Set<String> topics) {
+        Map<String, Integer> one = new java.util.TreeMap<>();
+        topics.forEach(topic -> one.put(topic, 1));
+        group.createMessageStreams(one).values().forEach(streams -> iterators.add(streams.get(0).iterator()));
+    }
+
+    public void subscribe(String regex) {
+        iterators.add(group.createMessageStreamsByFilter(regex, 1).get(0).iterator());
+    }
+
+    /**
+     * Waits up to {@code timeout} for records and returns what is there, at most {@code maxRecords};
+     * an empty list when nothing came (or the consumer was closed).
+     */
+    public List<ConsumerRecord<K, V>> poll(Duration timeout) throws InterruptedException {
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        if (iterators.isEmpty()) {
+            throw new IllegalStateException("Subscribe before polling");
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (records.isEmpty()) {
+            drainAvailable(records);
+            long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+            if (!records.isEmpty() || leftMs <= 0) {
+                break;
+            }
+            ConsumerRecord<K, V> first = nextIterator().poll(Math.min(leftMs, 10));
+            if (first != null) {
+                records.add(first);
+            }
+        }
+        return records;
+    }
+
+    /** Takes what the streams hold without waiting, round robin, up to maxRecords. */
+    private void drainAvailable(List<ConsumerRecord<K, V>> records) throws InterruptedException {
+        int idle = 0;
+        while (records.size() < maxRecords && idle < iterators.size()) {
+            ConsumerRecord<K, V> record = nextIterator().poll(0);
+            if (record == null) {
+                idle++;
+            } else {
+                records.add(record);
+                idle = 0;
+            }
+        }
+    }
+
+    private ConsumerIterator<K, V> nextIterator() {
+        nextStream = (nextStream + 1) % iterators.size();
+        return iterators.get(nextStream);
+    }
+
+    /** Commits everything returned by {@link #poll} so far. */
+    public void commit() {
+        group.commit();
+    }
+
+    public void seek(String topic, int partition, long offset) {
+        group.seek(topic, partition, offset);
+    }
+
+    /** The group consumer underneath, for its other operations. */
+    public GroupConsumer<K, V> groupConsumer() {
+        return group;
+    }
+
+    @Override
+    public void close() {
+        group.close();
+    }
+}

@@ -1,0 +1,217 @@
+package io.millrace.consumer.internals;
+
+import io.millrace.common.TopicPartition;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The paper's three registries of one consumer group in ZooKeeper (layout in {@link GroupPaths}):
+ * consumers register themselves (ephemeral), claim partitions (ephemeral owner nodes) and commit
+ * offsets (persistent). Ephemeral nodes vanish with the session that made them, which is how a
+ * crashed consumer's partitions become free. Every method is one or a few blocking ZooKeeper calls
+ * and throws {@link GroupRegistryException} when ZooKeeper fails. Thread-safe (Curator is).
+ */
+public final class GroupRegistry {
+
+    private final CuratorFramework curator;
+    private final GroupPaths paths;
+
+    public GroupRegistry(CuratorFramework curator, String group) {
+        this.curator = curator;
+        this.paths = new GroupPaths(group);
+    }
+
+    public GroupPaths paths() {
+        return paths;
+    }
+
+    /** Writes this consumer's registration, replacing one a previous session of ours left behind. */
+    public void register(ConsumerRegistration registration) {
+        String path = paths.id(registration.consumerId());
+        call("register " + path, () -> {
+            try {
+                curator.delete().forPath(path);
+            } catch (KeeperException.NoNodeException absent) {
+                // the usual case: nothing left from an earlier session
+            }
+            return curator.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+                .forPath(path, registration.toJson());
+        });
+    }
+
+    /** Whether this session's registration of {@code consumerId} is in place (it is gone after a lost session). */
+    public boolean isRegistered(String consumerId) {
+        return call("check " + paths.id(consumerId), () -> {
+            Stat stat = curator.checkExists().forPath(paths.id(consumerId));
+            return stat != null && stat.getEphemeralOwner() == curator.getZookeeperClient().getZooKeeper().getSessionId();
+        });
+    }
+
+    public void unregister(String consumerId) {
+        deleteIfPresent(paths.id(consumerId));
+    }
+
+    /** The live members, by consumer id in sorted order. */
+    public Map<String, ConsumerRegistration> members() {
+        Map<String, ConsumerRegistration> members = new TreeMap<>();
+        for (String id : children(paths.ids())) {
+            byte[] data = dataOrNull(paths.id(id));
+            if (data != null) {
+                members.put(id, ConsumerRegistration.parse(id, data));
+            }
+        }
+        return members;
+    }
+
+    /**
+     * Takes ownership of a partition for {@code threadId}; false when another thread owns it. Owning
+     * it already (a retry after a lost answer) counts as success.
+     */
+    public boolean claim(TopicPartition tp, String threadId) {
+        String path = paths.owner(tp.topic(), tp.partition());
+        return call("claim " + path, () -> {
+            try {
+                curator.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+                    .forPath(path, threadId.getBytes(StandardCharsets.UTF_8));
+                return true;
+            } catch (KeeperException.NodeExistsException taken) {
+                return threadId.equals(owner(tp));
+            }
+        });
+    }
+
+    /** Gives a partition up if {@code threadId} owns it; another owner's node is left alone. */
+    public void release(TopicPartition tp, String threadId) {
+        String path = paths.owner(tp.topic(), tp.partition());
+        call("release " + path, () -> {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = curator.getData().storingStatIn(stat).forPath(path);
+            } catch (KeeperException.NoNodeException gone) {
+                return null;
+            }
+            if (threadId.equals(new String(data, StandardCharsets.UTF_8))) {
+                try {
+                    curator.delete().withVersion(stat.getVersion()).forPath(path);
+                } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
+                    // gone already, or someone else's now
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The thread owning a partition, or null. */
+    public String owner(TopicPartition tp) {
+        byte[] data = dataOrNull(paths.owner(tp.topic(), tp.partition()));
+        return data == null ? null : new String(data, StandardCharsets.UTF_8);
+    }
+
+    public OptionalLong committedOffset(TopicPartition tp) {
+        byte[] data = dataOrNull(paths.offset(tp.topic(), tp.partition()));
+        return data == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(new String(data, StandardCharsets.UTF_8).trim()));
+    }
+
+    /** Records {@code offset}, the next offset to consume, in the offset registry. */
+    public void commit(TopicPartition tp, long offset) {
+        String path = paths.offset(tp.topic(), tp.partition());
+        byte[] data = Long.toString(offset).getBytes(StandardCharsets.UTF_8);
+        call("commit " + path, () -> {
+            try {
+                return curator.setData().forPath(path, data);
+            } catch (KeeperException.NoNodeException absent) {
+                return curator.create().creatingParentsIfNeeded().forPath(path, data);
+            }
+        });
+    }
+
+    /** The committed offsets of one topic, by partition. */
+    public Map<Integer, Long> committedOffsets(String topic) {
+        Map<Integer, Long> offsets = new TreeMap<>();
+        for (String partition : children(paths.offsetsOf(topic))) {
+            committedOffset(new TopicPartition(topic, Integer.parseInt(partition))).ifPresent(o -> offsets.put(Integer.parseInt(partition), o));
+        }
+        return offsets;
+    }
+
+    /** The topics the group has committed offsets for. */
+    public List<String> topicsWithOffsets() {
+        return children(paths.offsets());
+    }
+
+    /** Removes the group's whole tree, offsets included (a throw-away group leaving nothing behind). */
+    public void deleteGroup() {
+        call("delete " + paths.group(), () -> {
+            try {
+                curator.delete().deletingChildrenIfNeeded().forPath(paths.group());
+            } catch (KeeperException.NoNodeException absent) {
+                // nothing to delete
+            }
+            return null;
+        });
+    }
+
+    /** Every group that has a node under /millrace/consumers. */
+    public static List<String> groups(CuratorFramework curator) {
+        return new GroupRegistry(curator, "-").children(GroupPaths.CONSUMERS);
+    }
+
+    private List<String> children(String path) {
+        return call("list " + path, () -> {
+            try {
+                List<String> children = new ArrayList<>(curator.getChildren().forPath(path));
+                children.sort(null);
+                return children;
+            } catch (KeeperException.NoNodeException absent) {
+                return List.of();
+            }
+        });
+    }
+
+    private byte[] dataOrNull(String path) {
+        return call("read " + path, () -> {
+            try {
+                return curator.getData().forPath(path);
+            } catch (KeeperException.NoNodeException absent) {
+                return null;
+            }
+        });
+    }
+
+    private void deleteIfPresent(String path) {
+        call("delete " + path, () -> {
+            try {
+                curator.delete().forPath(path);
+            } catch (KeeperException.NoNodeException absent) {
+                // already gone
+            }
+            return null;
+        });
+    }
+
+    private interface ZkCall<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T call(String what, ZkCall<T> call) {
+        try {
+            return call.run();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GroupRegistryException("Interrupted: " + what, e);
+        } catch (Exception e) {
+            throw new GroupRegistryException("ZooKeeper failed to " + what + ": " + e.getMessage(), e);
+        }
+    }
+}

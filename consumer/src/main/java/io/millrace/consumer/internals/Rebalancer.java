@@ -1,0 +1,215 @@
+package io.millrace.consumer.internals;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.consumer.ConsumerConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The paper's Algorithm 1 for one consumer, and the ownership it leaves behind. A rebalance first
+ * gives everything up (stop fetching, commit the consumed offsets, release the owner nodes), then
+ * reads the consumer registry and the partitions of each subscribed topic, takes its
+ * {@link RangeAssignor} range of every topic, and claims each partition in the ownership registry.
+ * If a partition is still owned by another consumer (which has not run its own rebalance yet), it
+ * releases everything it claimed, backs off {@code rebalance.backoff.ms} and starts again, up to
+ * {@code rebalance.max.retries} times. Once every claim holds, fetching starts from the committed
+ * offsets (or from {@code auto.offset.reset} for partitions the group never committed).
+ *
+ * <p>Thread-safe: every method is synchronized, so commits never interleave with a hand-over.
+ */
+public final class Rebalancer {
+
+    private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
+
+    private final GroupRegistry registry;
+    private final ConsumerRegistration me;
+    private final TopicPartitionSource partitionSource;
+    private final BiFunction<String, Integer, BlockingQueue<FetchedChunk>> queues;
+    private final FetcherManager fetchers;
+    private final OffsetLookup offsets;
+    private final ConsumerConfig config;
+    private final Map<TopicPartition, OwnedPartition> owned = new TreeMap<>();
+    private Map<String, Integer> partitionCounts = Map.of();
+    private boolean closed;
+
+    /** Where a rebalance learns the partitions of the subscribed topics (the Metadata API). */
+    public interface TopicPartitionSource {
+        /** Partition counts of every topic {@code me} subscribes to, by topic; a missing topic is left out. */
+        Map<String, Integer> partitionCounts(ConsumerRegistration me);
+    }
+
+    public Rebalancer(GroupRegistry registry, ConsumerRegistration me, TopicPartitionSource partitionSource,
+                      BiFunction<String, Integer, BlockingQueue<FetchedChunk>> queues, FetcherManager fetchers,
+                      OffsetLookup offsets, ConsumerConfig config) {
+        this.registry = registry;
+        this.me = me;
+        this.partitionSource = partitionSource;
+        this.queues = queues;
+        this.fetchers = fetchers;
+        this.offsets = offsets;
+        this.config = config;
+    }
+
+    /** Runs Algorithm 1 until it holds, or gives up after the retries; true when every claim succeeded. */
+    public synchronized boolean rebalance() throws InterruptedException {
+        int retries = config.getInt(ConsumerConfig.REBALANCE_MAX_RETRIES_CONFIG);
+        for (int attempt = 0; attempt <= retries && !closed; attempt++) {
+            releaseAll(true);
+            Map<String, Integer> counts = partitionSource.partitionCounts(me);
+            Map<TopicPartition, String> mine = assignment(registry.members(), counts);
+            if (claimAll(mine)) {
+                partitionCounts = counts;
+                start(mine);
+                log.info("Consumer {} owns {} partitions after rebalance attempt {}: {}", me.consumerId(), mine.size(),
+                    attempt + 1, mine.keySet());
+                return true;
+            }
+            log.info("Consumer {}: a partition is still owned by another consumer; retrying in {} ms (attempt {} of {})",
+                me.consumerId(), backoffMs(), attempt + 1, retries + 1);
+            wait(backoffMs());   // releases the lock so commits and close can go on meanwhile
+        }
+        if (closed) {
+            return false;
+        }
+        log.error("Consumer {} could not settle its partitions after {} attempts; waiting for the next change",
+            me.consumerId(), retries + 1);
+        return false;
+    }
+
+    private long backoffMs() {
+        return Math.max(1, config.getInt(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG));
+    }
+
+    /** Partition → owning thread of this consumer, by Algorithm 1 over every member's subscription. */
+    Map<TopicPartition, String> assignment(Map<String, ConsumerRegistration> members, Map<String, Integer> counts) {
+        Map<TopicPartition, String> mine = new TreeMap<>();
+        for (Map.Entry<String, Integer> topic : counts.entrySet()) {
+            List<String> threads = new ArrayList<>();
+            members.values().forEach(member -> threads.addAll(member.threadsFor(topic.getKey())));
+            List<Integer> partitions = new ArrayList<>();
+            for (int p = 0; p < topic.getValue(); p++) {
+                partitions.add(p);
+            }
+            for (String thread : me.threadsFor(topic.getKey())) {
+                for (int p : RangeAssignor.assign(partitions, threads, thread)) {
+                    mine.put(new TopicPartition(topic.getKey(), p), thread);
+                }
+            }
+        }
+        return mine;
+    }
+
+    private boolean claimAll(Map<TopicPartition, String> mine) {
+        List<TopicPartition> claimed = new ArrayList<>();
+        for (Map.Entry<TopicPartition, String> claim : mine.entrySet()) {
+            if (!registry.claim(claim.getKey(), claim.getValue())) {
+                claimed.forEach(tp -> registry.release(tp, mine.get(tp)));
+                return false;
+            }
+            claimed.add(claim.getKey());
+        }
+        return true;
+    }
+
+    private void start(Map<TopicPartition, String> mine) {
+        List<TopicPartition> needReset = new ArrayList<>();
+        Map<TopicPartition, Long> starts = new HashMap<>();
+        for (TopicPartition tp : mine.keySet()) {
+            OptionalLong committed = registry.committedOffset(tp);
+            if (committed.isPresent()) {
+                starts.put(tp, committed.getAsLong());
+            } else {
+                needReset.add(tp);
+            }
+        }
+        if (!needReset.isEmpty()) {
+            starts.putAll(offsets.offsets(needReset, config.resetToEarliest() ? -2L : -1L));
+        }
+        for (Map.Entry<TopicPartition, String> entry : mine.entrySet()) {
+            TopicPartition tp = entry.getKey();
+            String thread = entry.getValue();
+            int stream = Integer.parseInt(thread.substring(thread.lastIndexOf('-') + 1));
+            OwnedPartition partition = new OwnedPartition(tp, thread, queues.apply(tp.topic(), stream), starts.get(tp));
+            partition.committed(registry.committedOffset(tp).orElse(-1));
+            owned.put(tp, partition);
+        }
+        fetchers.assign(owned.values());
+    }
+
+    /** Gives up every partition: stop fetching, commit (when {@code commit}), revoke, release the owner nodes. */
+    public synchronized void releaseAll(boolean commit) {
+        fetchers.stopAll();
+        for (OwnedPartition partition : owned.values()) {
+            long consumed = partition.revoke();
+            partition.queue().clear();
+            if (commit && consumed >= 0 && consumed != partition.committed()) {
+                registry.commit(partition.tp(), consumed);
+            }
+            registry.release(partition.tp(), partition.threadId());
+        }
+        owned.clear();
+    }
+
+    /** Gives everything up for good (committing first); a rebalance under way stops. */
+    public synchronized void close() {
+        closed = true;
+        releaseAll(true);
+    }
+
+    /** After the ZooKeeper session is lost: stop delivering, touch nothing in ZooKeeper (the session's nodes are gone). */
+    public synchronized void dropAll() {
+        fetchers.stopAll();
+        for (OwnedPartition partition : owned.values()) {
+            partition.revoke();
+            partition.queue().clear();
+        }
+        owned.clear();
+    }
+
+    /** Writes the consumed offset of every owned partition that moved since its last commit. */
+    public synchronized void commit() {
+        for (OwnedPartition partition : owned.values()) {
+            long consumed = partition.consumedOffset();
+            if (consumed >= 0 && consumed != partition.committed()) {
+                registry.commit(partition.tp(), consumed);
+                partition.committed(consumed);
+            }
+        }
+    }
+
+    /**
+     * Moves an owned partition to {@code offset}: the next message its stream delivers is the one at
+     * {@code offset}. Chunks already queued from the old position are dropped.
+     */
+    public synchronized void seek(TopicPartition tp, long offset) {
+        OwnedPartition old = owned.get(tp);
+        if (old == null) {
+            throw new IllegalStateException("This consumer does not own " + tp + "; it owns " + owned.keySet());
+        }
+        old.revoke();
+        fetchers.remove(tp);
+        OwnedPartition moved = new OwnedPartition(tp, old.threadId(), old.queue(), offset);
+        moved.committed(old.committed());
+        owned.put(tp, moved);
+        fetchers.assign(List.of(moved));
+    }
+
+    public synchronized Set<TopicPartition> owned() {
+        return new TreeSet<>(owned.keySet());
+    }
+
+    /** The partition counts the last successful rebalance saw, to notice added partitions or topics. */
+    public synchronized Map<String, Integer> partitionCounts() {
+        return partitionCounts;
+    }
+}

@@ -1,0 +1,144 @@
+package io.millrace.consumer;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.record.CompressionType;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.serialization.StringDeserializer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** The partition reader against a real broker: offset ranges, fetch limits, errors and ListOffsets lookups. */
+public class PartitionReaderTest {
+
+    private static LocalCluster cluster;
+    private static PartitionReader reader;
+    private static List<String> sent;
+    private static final TopicPartition PLAIN = new TopicPartition("plain", 0);
+
+    @BeforeClass
+    public static void start() throws Exception {
+        cluster = LocalCluster.start(1, Map.of());
+        cluster.createTopic("plain", 1);
+        sent = new ArrayList<>();
+        try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            for (int chunk = 0; chunk < 10; chunk++) {   // acknowledged chunk by chunk: at least ten batches
+                sent.addAll(producer.produceTo("plain", 0, 50, "v" + chunk, null));
+            }
+        }
+        reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers", cluster.bootstrapServers(),
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50, ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 2048)));
+    }
+
+    @AfterClass
+    public static void stop() {
+        reader.close();
+        cluster.close();
+    }
+
+    private static List<ConsumerRecord<String, String>> read(TopicPartition tp, long start, long end) {
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        reader.read(tp, start, end, new StringDeserializer(), new StringDeserializer()).forEachRemaining(records::add);
+        return records;
+    }
+
+    @Test
+    public void readsExactlyTheRangeAskedFor() {
+        List<ConsumerRecord<String, String>> records = read(PLAIN, 123, 377);
+        assertEquals(254, records.size());
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<String, String> record = records.get(i);
+            assertEquals(123 + i, record.offset());
+            assertEquals(sent.get(123 + i), record.value());
+            assertEquals("k" + ((123 + i) % 50), record.key());
+            assertEquals("plain", record.topic());
+            assertTrue(record.timestamp() > 0);
+        }
+    }
+
+    @Test
+    public void anEmptyRangeFetchesNothing() {
+        assertFalse(reader.read(PLAIN, 42, 42).hasNext());
+    }
+
+    @Test
+    public void aFetchStaysWithinMaxPartitionFetchBytesAndSaysWhereToGoOn() {
+        FetchedBatches fetched = reader.fetch(PLAIN, 0);
+        int bytes = fetched.batches().stream().mapToInt(RecordBatch::sizeInBytes).sum();
+        // whole batches up to the budget; a first batch larger than the budget comes alone, so a reader always moves on
+        assertTrue("at most 2048 bytes or one batch, got " + bytes + " in " + fetched.batches().size(),
+            bytes > 0 && (bytes <= 2048 || fetched.batches().size() == 1));
+        assertEquals(500, fetched.highWatermark());
+        long next = fetched.nextOffset();
+        assertTrue(next > 0 && next < 500);
+        assertEquals(next, fetched.batches().get(fetched.batches().size() - 1).nextOffset());
+        assertEquals(next, reader.fetch(PLAIN, next).records(Long.MAX_VALUE, new StringDeserializer(),
+            new StringDeserializer()).get(0).offset());
+    }
+
+    @Test
+    public void anOffsetBeyondTheLogIsReportedNotReset() {
+        try {
+            reader.fetch(PLAIN, 10_000);
+            fail("expected OffsetOutOfRangeException");
+        } catch (OffsetOutOfRangeException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("10000") && e.getMessage().contains("[0, 500)"));
+        }
+        Iterator<ConsumerRecord<byte[], byte[]>> iterator = reader.read(PLAIN, 600, 700);
+        try {
+            iterator.hasNext();
+            fail("expected OffsetOutOfRangeException");
+        } catch (OffsetOutOfRangeException expected) {
+            // the range iterator reports it too
+        }
+    }
+
+    @Test
+    public void earliestAndLatestOffsets() {
+        assertEquals(0, reader.earliestOffset(PLAIN));
+        assertEquals(500, reader.latestOffset(PLAIN));
+    }
+
+    @Test
+    public void offsetsForTimeFindTheFirstRecordAtOrAfterIt() throws Exception {
+        cluster.createTopic("timed", 1);
+        TopicPartition tp = new TopicPartition("timed", 0);
+        try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            producer.produceTo("timed", 0, 10, "early", 1_000_000L);
+            producer.produceTo("timed", 0, 10, "late", 2_000_000L);
+        }
+        assertEquals(0, reader.offsetForTime(tp, 0).getAsLong());
+        assertEquals(10, reader.offsetForTime(tp, 1_500_000L).getAsLong());
+        assertEquals(10, reader.offsetForTime(tp, 2_000_000L).getAsLong());
+        assertTrue(reader.offsetForTime(tp, 3_000_000L).isEmpty());
+    }
+
+    @Test
+    public void compressedBatchesAreReadFromTheOffsetAskedForOn() throws Exception {
+        for (String codec : List.of("gzip", "lz4", "snappy", "zstd")) {
+            String topic = "compressed-" + codec;
+            cluster.createTopic(topic, 1);
+            List<String> values;
+            try (TestProducer producer = new TestProducer(cluster.bootstrapServers(), codec)) {
+                values = producer.produce(topic, 1, 200, codec);
+            }
+            TopicPartition tp = new TopicPartition(topic, 0);
+            FetchedBatches first = reader.fetch(tp, 0);
+            assertEquals(CompressionType.valueOf(codec.toUpperCase()), first.batches().get(0).compressionType());
+            // a start inside a compressed batch: the records before it are skipped, not returned
+            List<ConsumerRecord<String, String>> records = read(tp, 77, 200);
+            assertEquals(codec, values.subList(77, 200), records.stream().map(ConsumerRecord::value).toList());
+        }
+    }
+}

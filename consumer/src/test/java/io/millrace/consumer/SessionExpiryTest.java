@@ -1,0 +1,56 @@
+package io.millrace.consumer;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+/**
+ * A consumer whose ZooKeeper session expires (LOST) stops delivering, and once reconnected
+ * registers again, takes its partitions back and goes on. The group's registries live in a
+ * ZooKeeper of their own here, apart from the brokers' (as with brokers that keep no registry in it).
+ */
+public class SessionExpiryTest {
+
+    @Test
+    public void aConsumerWhoseSessionExpiredRegistersAgainAndGoesOn() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, Map.of());
+             EmbeddedZooKeeper registries = new EmbeddedZooKeeper().start();
+             GroupTestSupport support = new GroupTestSupport(cluster);
+             TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            cluster.createTopic("expiring", 2);
+            Map<String, Object> settings = support.settings("g-expiring");
+            settings.put("zookeeper.connect", registries.connectString());
+            GroupConsumer<String, String> consumer = support.consumer(settings);
+            StreamCollector reads = support.subscribe(consumer, "expiring");
+            List<String> sent = new ArrayList<>(producer.produce("expiring", 2, 10, "before"));
+            Conditions.waitUntil(() -> reads.count() >= sent.size(), 20_000, "the first messages");
+            long session = consumer.zooKeeperClient().getZookeeperClient().getZooKeeper().getSessionId();
+
+            registries.expireSession(consumer.zooKeeperClient().getZookeeperClient().getZooKeeper());
+            Conditions.waitUntil(() -> sessionId(consumer) != session && consumer.ownedPartitions().size() == 2, 20_000,
+                "a new session that owns the partitions again");
+            try (GroupOffsets offsets = new GroupOffsets(new io.millrace.consumer.ConsumerConfig(settings))) {
+                assertEquals("registered again", 1, offsets.members("g-expiring").size());
+            }
+            sent.addAll(producer.produce("expiring", 2, 10, "after"));
+            Conditions.waitUntil(() -> new HashSet<>(reads.values()).containsAll(sent), 20_000, "the later messages");
+            assertTrue(reads.count() >= sent.size());
+        }
+    }
+
+    private static long sessionId(GroupConsumer<String, String> consumer) {
+        try {
+            return consumer.zooKeeperClient().getZookeeperClient().getZooKeeper().getSessionId();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+}
