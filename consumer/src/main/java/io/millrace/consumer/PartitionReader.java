@@ -21,6 +21,7 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.OptionalLong;
 
@@ -134,6 +135,34 @@ public final class PartitionReader implements AutoCloseable {
             }
             refreshMetadata();
         }
+    }
+
+    /**
+     * Starts the fetch from {@code offset} without waiting, so the next response can travel while
+     * the caller works through the current one. Completes with null whenever anything goes wrong:
+     * the caller then calls {@link #fetch}, which retries and reports errors properly.
+     */
+    CompletableFuture<FetchedBatches> prefetch(TopicPartition tp, long offset) {
+        Node leader = metadata.cluster().leaderFor(tp);
+        if (leader == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        FetchRequest request = FetchRequests.single(config, tp, offset);
+        try {
+            return client.<FetchResponse>send(leader, request, requestTimeoutMs + request.maxWaitMs())
+                .handle((response, error) -> error != null ? null : batchesOrNull(response, tp, offset));
+        } catch (RuntimeException e) {
+            return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    private FetchedBatches batchesOrNull(FetchResponse response, TopicPartition tp, long offset) {
+        PartitionData data = FetchRequests.partitionData(response, tp);
+        if (data == null || data.error() != Errors.NONE) {
+            return null;
+        }
+        return new FetchedBatches(tp, offset, data.highWatermark(), data.logStartOffset(), FetchRequests.recordsOf(data),
+            config.getBoolean(ConsumerConfig.CHECK_CRCS_CONFIG));
     }
 
     /** The fetch, or null when the leader has moved or cannot be reached (a retry may work). */

@@ -5,6 +5,7 @@ import io.millrace.common.serialization.Deserializer;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The records of one partition's offset range, fetched one response at a time as the caller
@@ -19,6 +20,8 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
     private final Deserializer<V> values;
     private final ArrayDeque<ConsumerRecord<K, V>> buffered = new ArrayDeque<>();
     private long nextOffset;
+    /** The fetch after the buffered records, already on its way; null when none was started. */
+    private CompletableFuture<FetchedBatches> prefetched;
 
     RangeIterator(PartitionReader reader, TopicPartition tp, long startOffset, long endOffset,
                   Deserializer<K> keys, Deserializer<V> values) {
@@ -33,9 +36,18 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
     @Override
     public boolean hasNext() {
         while (buffered.isEmpty() && nextOffset < endOffset) {
-            FetchedBatches fetched = reader.fetch(tp, nextOffset);
+            FetchedBatches fetched = prefetched == null ? null : prefetched.join();
+            prefetched = null;
+            if (fetched == null) {
+                fetched = reader.fetch(tp, nextOffset);
+            }
+            long fetchedUpTo = fetched.nextOffset();
+            if (fetchedUpTo > nextOffset && fetchedUpTo < endOffset) {
+                // the next response travels while the caller reads this one, as Kafka's consumer does
+                prefetched = reader.prefetch(tp, fetchedUpTo);
+            }
             buffered.addAll(fetched.records(endOffset, keys, values));
-            nextOffset = Math.min(endOffset, fetched.nextOffset());
+            nextOffset = Math.min(endOffset, fetchedUpTo);
         }
         return !buffered.isEmpty();
     }

@@ -5,6 +5,7 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.MillraceException;
@@ -21,9 +22,11 @@ import io.millrace.producer.internals.Sender;
 import io.millrace.producer.internals.SenderSettings;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +61,6 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     private final BufferPool pool;
     private final RecordAccumulator accumulator;
     private final Sender sender;
-    private final Thread networkThread;
     private final ProducerMetrics metrics;
     private final long maxBlockMs;
     private final int maxRecordSize;
@@ -92,9 +94,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config), config.retryBackoffMs(),
             config.metadataMaxAgeMs());
         this.sender = new Sender(client, metadata, accumulator, settings(config), metrics, time);
-        this.networkThread = new Thread(sender, "millrace-producer-network-thread | " + clientId);
-        networkThread.setDaemon(true);
-        networkThread.start();
+        sender.start();
         metrics.register();
         log.info("Producer {} started", clientId);
     }
@@ -136,6 +136,12 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
             metrics.recordError();
             throw new MillraceException("Interrupted while sending to " + record.topic(), e);
         }
+    }
+
+    @Override
+    public List<PartitionInfo> partitionsFor(String topic) throws InterruptedException {
+        partitionCount(topic, time.milliseconds() + maxBlockMs);
+        return metadata.cluster().partitionsForTopic(topic);
     }
 
     /** The topic's partition count, waiting for its metadata if it is not known yet. */
@@ -238,11 +244,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     private boolean awaitNetworkThread(long timeoutMs) {
         try {
-            networkThread.join(Math.max(1, Math.min(timeoutMs, Long.MAX_VALUE / 2)));
+            sender.finished().get(Math.max(1, Math.min(timeoutMs, Long.MAX_VALUE / 2)), TimeUnit.MILLISECONDS);
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return sender.finished().isDone();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return sender.finished().isDone();
         }
-        return !networkThread.isAlive();
     }
 
     /** The MBean this producer's metrics are registered under. */

@@ -1,6 +1,8 @@
 package io.millrace.producer;
 
+import io.millrace.common.client.PartitionInfo;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Future;
 
 /**
@@ -35,6 +37,13 @@ public interface Producer<K, V> extends AutoCloseable {
      * all of them are complete (acknowledged or failed).
      */
     void flush() throws InterruptedException;
+
+    /**
+     * The topic's partitions and their leaders, waiting up to {@code max.block.ms} for its metadata.
+     *
+     * @throws io.millrace.common.errors.TimeoutException if the topic does not appear in time
+     */
+    List<PartitionInfo> partitionsFor(String topic) throws InterruptedException;
 
     /**
      * Stops taking records, sends what is queued, and waits up to {@code timeout} for it to be

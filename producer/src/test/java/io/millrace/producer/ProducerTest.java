@@ -108,6 +108,24 @@ public class ProducerTest {
     }
 
     @Test
+    public void flushReturnsOnlyAfterEveryCallbackHasRun() throws Exception {
+        String topic = newTopic(2);
+        try (MillraceProducer<String, String> producer = producer(Map.of("batch.size", 2_000, "linger.ms", 100))) {
+            for (int round = 0; round < 5; round++) {
+                java.util.concurrent.atomic.AtomicInteger callbacks = new java.util.concurrent.atomic.AtomicInteger();
+                for (int i = 0; i < 2_000; i++) {
+                    producer.send(new ProducerRecord<>(topic, "v" + i), (md, e) -> {
+                        Thread.yield(); // a callback that takes a moment must still be waited for
+                        callbacks.incrementAndGet();
+                    });
+                }
+                producer.flush();
+                assertEquals("callbacks run before flush returned, round " + round, 2_000, callbacks.get());
+            }
+        }
+    }
+
+    @Test
     public void flushSendsWithoutWaitingForLinger() throws Exception {
         String topic = newTopic(1);
         try (MillraceProducer<String, String> producer = producer(Map.of("linger.ms", 600_000))) {

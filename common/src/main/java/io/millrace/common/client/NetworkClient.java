@@ -12,6 +12,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -84,6 +85,15 @@ public final class NetworkClient implements AutoCloseable {
 
     public Options options() {
         return options;
+    }
+
+    /**
+     * The client's one I/O thread as an executor. Work run there and requests sent from there
+     * reach the socket without a thread switch: the producer runs its sender on it, as Kafka's
+     * producer does its I/O on its sender thread. Tasks must never block.
+     */
+    public ScheduledExecutorService ioExecutor() {
+        return loop;
     }
 
     /** Sends {@code request} to {@code node} with the default request timeout. */

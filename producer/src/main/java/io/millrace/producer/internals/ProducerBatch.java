@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ public final class ProducerBatch {
     private final long sequence;
     private final List<FutureRecordMetadata> records = new ArrayList<>();
     private final CountDownLatch done = new CountDownLatch(1);
+    private final CountDownLatch callbacksDone = new CountDownLatch(1);
+    private final AtomicBoolean memoryReleased = new AtomicBoolean();
 
     private int lastRecordSize;
     private ByteBuffer built;
@@ -127,14 +130,28 @@ public final class ProducerBatch {
         this.logAppendTime = logAppendTime;
         this.error = error;
         done.countDown();
-        for (FutureRecordMetadata record : records) {
-            try {
-                record.complete();
-            } catch (RuntimeException e) {
-                log.error("A callback for a record sent to {} threw", topicPartition, e);
+        try {
+            for (FutureRecordMetadata record : records) {
+                try {
+                    record.complete();
+                } catch (RuntimeException e) {
+                    log.error("A callback for a record sent to {} threw", topicPartition, e);
+                }
             }
+        } finally {
+            callbacksDone.countDown();
         }
         return true;
+    }
+
+    /** Whether this call is the first to release the batch's memory; the pool must get it back once. */
+    boolean releaseMemory() {
+        return memoryReleased.compareAndSet(false, true);
+    }
+
+    /** Waits until the batch is complete and every record's callback has returned. */
+    void awaitCallbacks() throws InterruptedException {
+        callbacksDone.await();
     }
 
     /** Whether {@link #complete} ran; read on the network thread only. */

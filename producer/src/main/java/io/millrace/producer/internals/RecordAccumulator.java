@@ -282,11 +282,19 @@ public final class RecordAccumulator {
         return removed;
     }
 
-    /** Returns a complete batch's memory to the pool. */
+    /**
+     * Returns a finished batch's memory to the pool. The batch still counts as incomplete until
+     * {@link #completed} says its callbacks have run, so a flush waits for them.
+     */
     void deallocate(ProducerBatch batch) {
-        if (incomplete.remove(batch)) {
+        if (incomplete.contains(batch) && batch.releaseMemory()) {
             pool.deallocate(batch.pooledBuffer());
         }
+    }
+
+    /** The batch's records are complete and their callbacks have run. */
+    void completed(ProducerBatch batch) {
+        incomplete.remove(batch);
     }
 
     List<ProducerBatch> incompleteBatches() {
@@ -311,10 +319,10 @@ public final class RecordAccumulator {
         wakeup.run();
     }
 
-    /** Waits until every batch that existed when called is complete. */
+    /** Waits until every batch that existed when called is complete and its callbacks have run, as Kafka's flush does. */
     public void awaitFlushCompletion() throws InterruptedException {
         for (ProducerBatch batch : incompleteBatches()) {
-            batch.awaitCompletion();
+            batch.awaitCallbacks();
         }
     }
 

@@ -24,23 +24,26 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The producer's one network thread: takes ready batches from the {@link RecordAccumulator}, puts
- * every batch bound for one broker into one Produce request, and completes, retries or fails the
- * batches when the answer comes. The network client answers on its own I/O thread; answers are
- * queued and handled here, so batches are touched by this thread only and callbacks never run
- * on the I/O thread.
+ * The producer's sending side: takes ready batches from the {@link RecordAccumulator}, puts every
+ * batch bound for one broker into one Produce request, and completes, retries or fails the batches
+ * when the answer comes.
  *
- * <p>It sleeps until the next batch's linger or backoff runs out, or until woken: by a new or full
- * batch, an answer, a flush or close.
+ * <p>It runs on the network client's one I/O thread, as Kafka's sender does its own I/O: an answer
+ * is handled, and the partition's next batch sent, without waking another thread, which on a
+ * small machine is what a round trip with one request in flight mostly costs. Everything here
+ * runs on that thread only, so batches need no locks. A pass runs when woken (a new or full batch,
+ * an answer, a flush, a close) or when the next batch's linger or backoff runs out. Callbacks run
+ * on that thread too and, as with Kafka, must not block.
  */
-public final class Sender implements Runnable {
+public final class Sender {
 
     private static final Logger log = LoggerFactory.getLogger(Sender.class);
     private static final long MAX_SLEEP_MS = 100;
@@ -57,7 +60,9 @@ public final class Sender implements Runnable {
     private final Map<Node, Integer> inFlight = new HashMap<>();
     private final Set<TopicPartition> muted = new HashSet<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
-    private volatile Thread thread;
+    private final ScheduledExecutorService io;
+    private final CompletableFuture<Void> finished = new CompletableFuture<>();
+    private ScheduledFuture<?> timer;
     private volatile boolean running = true;
     private volatile boolean forceClose;
 
@@ -69,34 +74,72 @@ public final class Sender implements Runnable {
         this.settings = settings;
         this.metrics = metrics;
         this.time = time;
+        this.io = client.ioExecutor();
         accumulator.onBatchReady(this::wakeup);
     }
 
-    @Override
-    public void run() {
-        thread = Thread.currentThread();
-        while (running) {
-            runOnceSafely();
+    /** Starts sending. */
+    public void start() {
+        wakeup();
+    }
+
+    /** Completes once the sender has stopped: everything sent, or failed by a forced close. */
+    public CompletableFuture<Void> finished() {
+        return finished;
+    }
+
+    /** One pass on the I/O thread, then a timer for the next linger or backoff, or the end. */
+    private void pass() {
+        wakeupPending.set(false);
+        if (finished.isDone()) {
+            return;
         }
-        // closing: send what is left, unless told to give up
-        while (!forceClose && (accumulator.hasQueued() || totalInFlight() > 0)) {
-            runOnceSafely();
+        long delayMs = runOnceSafely();
+        if (!running && (forceClose || (!accumulator.hasQueued() && totalInFlight() == 0))) {
+            stop();
+        } else if (delayMs < 0) {
+            wakeup();
+        } else {
+            schedule(delayMs);
         }
+    }
+
+    private void stop() {
         if (forceClose) {
             failEverything(new MillraceException("The producer was closed before the record was acknowledged"));
         }
-        log.debug("Producer network thread finished");
+        cancelTimer();
+        log.debug("Producer sender stopped");
+        finished.complete(null);
     }
 
-    private void runOnceSafely() {
-        try {
-            runOnce();
-        } catch (RuntimeException e) {
-            log.error("Unexpected error in the producer's network thread", e);
+    private void schedule(long delayMs) {
+        cancelTimer();
+        timer = io.schedule(this::wakeup, Math.max(1, delayMs), TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
         }
     }
 
-    void runOnce() {
+    /** Runs one pass; returns how long to wait before the next one, or -1 to go again at once. */
+    private long runOnceSafely() {
+        try {
+            return runOnce();
+        } catch (RuntimeException e) {
+            log.error("Unexpected error in the producer's sender", e);
+            return settingsBackoff();
+        }
+    }
+
+    private long settingsBackoff() {
+        return Math.max(1, settings.retryBackoffMs());
+    }
+
+    long runOnce() {
         handleAnswers();
         long nowMs = time.milliseconds();
         failExpired(nowMs);
@@ -115,9 +158,10 @@ public final class Sender implements Runnable {
         Map<Node, List<ProducerBatch>> drained = sendable.isEmpty() ? Map.of()
             : accumulator.drain(cluster, sendable, settings.maxRequestSize(), nowMs, muted);
         drained.forEach((node, batches) -> send(node, batches, nowMs));
-        if (drained.isEmpty()) {
-            awaitWork(Math.min(ready.nextReadyCheckDelayMs(), MAX_SLEEP_MS));
+        if (!answers.isEmpty() || !drained.isEmpty()) {
+            return -1;
         }
+        return Math.min(ready.nextReadyCheckDelayMs(), MAX_SLEEP_MS);
     }
 
     private void send(Node node, List<ProducerBatch> batches, long nowMs) {
@@ -244,6 +288,7 @@ public final class Sender implements Runnable {
         metrics.recordCompletion(batch.recordCount(), error != null);
         accumulator.deallocate(batch);
         batch.complete(baseOffset, logAppendTime, error);
+        accumulator.completed(batch);
     }
 
     private void failExpired(long nowMs) {
@@ -280,20 +325,15 @@ public final class Sender implements Runnable {
     }
 
     /** Makes the thread look at the accumulator now. Cheap when it is already awake. */
+    /** Asks for a pass on the I/O thread soon; cheap when one is already asked for. */
     public void wakeup() {
         if (!wakeupPending.getAndSet(true)) {
-            Thread t = thread;
-            if (t != null) {
-                LockSupport.unpark(t);
+            try {
+                io.execute(this::pass);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                wakeupPending.set(false); // the client is closing; close() fails what is left
             }
         }
-    }
-
-    private void awaitWork(long timeoutMs) {
-        if (timeoutMs > 0 && !wakeupPending.get()) {
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(timeoutMs));
-        }
-        wakeupPending.set(false);
     }
 
     /** Stops taking new work once what is queued and in flight is done. */

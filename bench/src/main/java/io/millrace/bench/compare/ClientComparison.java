@@ -1,0 +1,139 @@
+package io.millrace.bench.compare;
+
+import io.millrace.bench.compare.Scenarios.ConsumerMode;
+import io.millrace.bench.compare.Scenarios.Measurement;
+import io.millrace.bench.compare.Scenarios.ProducerMode;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code bin/millrace bench-clients [--runs N] [--scale S] [--quick]}: Millrace's producer and
+ * consumer against Apache Kafka's {@code KafkaProducer} and {@code KafkaConsumer}, back to back
+ * against the same Millrace broker (its own JVM, fresh each round), with the same settings: the
+ * producer at 50 records of 200 B per batch (acks=1, one request in flight) and the consumer with
+ * 200 KB fetches. The clients take turns going first, round by round. Prints a Markdown table of
+ * min / median / max and the Millrace/Kafka ratio of each pair.
+ */
+public final class ClientComparison {
+
+    static final String MILLRACE = "millrace";
+    static final String KAFKA = "kafka";
+    static final long PRODUCER_COUNT = 200_000L;
+    static final long CONSUMER_COUNT = 500_000L;
+
+    private final double scale;
+    private final int runs;
+    private final Path dataParent;
+    private final Map<String, Map<String, List<Double>>> figures = new LinkedHashMap<>();
+
+    ClientComparison(double scale, int runs, Path dataParent) {
+        this.scale = scale;
+        this.runs = runs;
+        this.dataParent = dataParent;
+    }
+
+    public static void main(String[] args) throws Exception {
+        double scale = 1;
+        int runs = 3;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> {
+                    scale = BrokerComparison.QUICK_SCALE;
+                    runs = BrokerComparison.QUICK_RUNS;
+                }
+                case "--scale" -> scale = Double.parseDouble(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                default -> {
+                    System.err.println("Usage: bench-clients [--runs N] [--scale S] [--quick]");
+                    System.exit(2);
+                }
+            }
+        }
+        ClientComparison bench = new ClientComparison(scale, runs, Path.of(System.getProperty("java.io.tmpdir")));
+        bench.run();
+        bench.report(System.out);
+    }
+
+    void run() throws Exception {
+        Path parent = Files.createTempDirectory(dataParent, "millrace-client-bench-");
+        try {
+            // round 0 warms this JVM's code for both clients and is not reported
+            for (int run = 0; run <= runs; run++) {
+                Path log = parent.resolve("broker-run" + run + ".log");
+                try (MillraceBroker broker = new MillraceBroker(parent, log, "1g")) {
+                    broker.start();
+                    round(broker.bootstrapServers(), run);
+                }
+            }
+        } finally {
+            BrokerProcess.deleteRecursively(parent);
+        }
+    }
+
+    private void round(String bootstrap, int run) throws Exception {
+        double fraction = run == 0 ? 0.2 : 1;
+        long produced = Math.max(1_000, Math.round(PRODUCER_COUNT * scale * fraction));
+        long consumed = Math.max(1_000, Math.round(CONSUMER_COUNT * scale * fraction));
+        String fill = "consume";
+        Scenarios.createTopic(bootstrap, fill);
+        Scenarios.produce(bootstrap, fill, ProducerMode.FILL, consumed);
+        for (String side : BrokerComparison.order(run)) {
+            String topic = "produce-" + side;
+            Scenarios.createTopic(bootstrap, topic);
+            Measurement p = side.equals(MILLRACE)
+                ? MillraceClients.produce(bootstrap, topic, ProducerMode.BATCH_50, produced)
+                : Scenarios.produce(bootstrap, topic, ProducerMode.BATCH_50, produced);
+            Measurement c = side.equals(MILLRACE)
+                ? MillraceClients.consume(bootstrap, fill, ConsumerMode.FETCH_200K, consumed)
+                : Scenarios.consume(bootstrap, fill, ConsumerMode.FETCH_200K, consumed);
+            if (run > 0) {
+                add("producer batch 50 × 200 B, records/s", side, p.recordsPerSecond());
+                add("consumer 200 KB fetches, records/s", side, c.recordsPerSecond());
+            }
+            System.err.printf(Locale.ROOT, "bench-clients: run %d %s: produce %.0f records/s, consume %.0f records/s%n",
+                run, side, p.recordsPerSecond(), c.recordsPerSecond());
+        }
+    }
+
+    private void add(String figure, String side, double value) {
+        figures.computeIfAbsent(figure, f -> {
+            Map<String, List<Double>> sides = new LinkedHashMap<>();
+            sides.put(MILLRACE, new ArrayList<>());
+            sides.put(KAFKA, new ArrayList<>());
+            return sides;
+        }).get(side).add(value);
+    }
+
+    /** Every figure, with the same number of finite values on both sides. */
+    Map<String, Map<String, List<Double>>> figures() {
+        return figures;
+    }
+
+    void report(PrintStream p) {
+        p.printf(Locale.ROOT, "%n%d runs per client against one Millrace broker, alternating who goes first; scale %s;"
+            + " min / **median** / max%n%n", runs, BrokerComparison.format(scale));
+        p.println("| scenario | Millrace client | Kafka client | Millrace/Kafka |");
+        p.println("| --- | --- | --- | --- |");
+        figures.forEach((figure, sides) -> {
+            List<Double> m = sides.get(MILLRACE);
+            List<Double> k = sides.get(KAFKA);
+            List<Double> ratios = new ArrayList<>();
+            for (int i = 0; i < Math.min(m.size(), k.size()); i++) {
+                ratios.add(m.get(i) / k.get(i));
+            }
+            p.println("| " + figure + " | " + triple(m) + " | " + triple(k) + " | " + triple(ratios) + " |");
+        });
+    }
+
+    private static String triple(List<Double> values) {
+        double[] s = BrokerComparison.minMedianMax(values);
+        return BrokerComparison.format(s[0]) + " / **" + BrokerComparison.format(s[1]) + "** / "
+            + BrokerComparison.format(s[2]);
+    }
+}

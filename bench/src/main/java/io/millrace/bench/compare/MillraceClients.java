@@ -1,0 +1,90 @@
+package io.millrace.bench.compare;
+
+import io.millrace.bench.compare.Scenarios.Measurement;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.serialization.ByteArraySerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerRecord;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The producer and consumer scenarios of {@link Scenarios}, run with Millrace's own clients and the
+ * same settings (Kafka's names mean the same in both), so the two clients can be compared against
+ * one broker.
+ */
+final class MillraceClients {
+
+    private MillraceClients() {
+    }
+
+    static Measurement produce(String bootstrap, String topic, Scenarios.ProducerMode mode, long count) throws Exception {
+        Map<String, Object> props = new HashMap<>(mode.config);
+        props.put("bootstrap.servers", bootstrap);
+        props.put("acks", "1");
+        props.put("compression.type", "none");
+        byte[] value = new byte[Scenarios.MESSAGE_BYTES];
+        new Random(42).nextBytes(value);
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        AtomicLong acked = new AtomicLong();
+        try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.partitionsFor(topic); // metadata outside the timing
+            long start = System.nanoTime();
+            for (long i = 0; i < count && failure.get() == null; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, value), (md, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    } else {
+                        acked.incrementAndGet();
+                    }
+                });
+            }
+            producer.flush();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (failure.get() != null) {
+                throw new IllegalStateException("Millrace " + mode.label + " failed", failure.get());
+            }
+            if (acked.get() != count) {
+                throw new IllegalStateException("Millrace " + mode.label + ": " + acked.get() + " of " + count + " acknowledged");
+            }
+            return new Measurement(count, seconds, recordsPerRequest(producer));
+        }
+    }
+
+    private static double recordsPerRequest(MillraceProducer<?, ?> producer) {
+        Object value = producer.metrics().value("records-per-request-avg");
+        return value instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    /** Reads offsets {@code [0, count)} of partition 0 with {@link PartitionReader}, the standalone reader. */
+    static Measurement consume(String bootstrap, String topic, Scenarios.ConsumerMode mode, long count) {
+        Map<String, Object> props = new HashMap<>(mode.config);
+        props.remove("max.poll.records");
+        props.put("bootstrap.servers", bootstrap);
+        long read = 0;
+        long bytes = 0;
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(props))) {
+            reader.partitionCount(topic); // metadata outside the timing
+            long start = System.nanoTime();
+            Iterator<ConsumerRecord<byte[], byte[]>> records = reader.read(new TopicPartition(topic, 0), 0, count);
+            while (records.hasNext()) {
+                bytes += records.next().value().length;
+                read++;
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (read != count || bytes != count * Scenarios.MESSAGE_BYTES) {
+                throw new IllegalStateException("Millrace " + mode.label + ": read " + read + " records, " + bytes
+                    + " bytes; expected " + count);
+            }
+            return new Measurement(read, seconds, Double.NaN);
+        }
+    }
+}
