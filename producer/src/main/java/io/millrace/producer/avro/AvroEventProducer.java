@@ -1,5 +1,6 @@
 package io.millrace.producer.avro;
 
+import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.serialization.Serializer;
 import io.millrace.producer.Callback;
 import io.millrace.producer.MillraceProducer;
@@ -10,6 +11,7 @@ import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.AvroSerializer;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import org.apache.avro.generic.IndexedRecord;
@@ -87,6 +89,11 @@ public final class AvroEventProducer<K, V extends IndexedRecord> implements Prod
     @Override
     public void flush() throws InterruptedException {
         producer.flush();
+    }
+
+    @Override
+    public List<PartitionInfo> partitionsFor(String topic) throws InterruptedException {
+        return producer.partitionsFor(topic);
     }
 
     @Override
