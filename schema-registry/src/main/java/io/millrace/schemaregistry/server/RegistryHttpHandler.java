@@ -53,8 +53,9 @@ public final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullH
             checkContentType(request);
             byte[] body = ByteBufUtil.getBytes(request.content());
             ApiResponse response = api.handle(new ApiRequest(request.method().name(), request.uri(), body));
-            write(ctx, HttpResponseStatus.OK, response.body(), keepAlive);
+            // counted before the answer leaves, so a client that has its answer also sees it counted
             metrics.record(200, null);
+            write(ctx, HttpResponseStatus.OK, response.body(), keepAlive);
         } catch (RegistryException e) {
             writeError(ctx, e, keepAlive);
         } catch (RuntimeException e) {
@@ -66,8 +67,8 @@ public final class RegistryHttpHandler extends SimpleChannelInboundHandler<FullH
     /** Writes {@code error} as a response; also what the size limit uses. */
     void writeError(ChannelHandlerContext ctx, RegistryException error, boolean keepAlive) {
         JsonNode body = JSON.createObjectNode().put("error_code", error.error().errorCode()).put("message", error.getMessage());
-        write(ctx, HttpResponseStatus.valueOf(error.error().httpStatus()), body, keepAlive);
         metrics.record(error.error().httpStatus(), error.error());
+        write(ctx, HttpResponseStatus.valueOf(error.error().httpStatus()), body, keepAlive);
     }
 
     @Override

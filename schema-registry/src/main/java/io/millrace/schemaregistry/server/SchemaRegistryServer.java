@@ -101,9 +101,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
             return;
         }
         channels.forEach(c -> c.close().awaitUninterruptibly());
+        // a short quiet period: the worker group closes the clients' connections, whose pipeline
+        // teardown hops to ioExecutor and back, and a loop that stopped at once would refuse the hop back
         for (EventExecutorGroup group : new EventExecutorGroup[] {bossGroup, workerGroup, ioExecutor}) {
             if (group != null) { // null when start() failed before making it
-                group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
+                group.shutdownGracefully(50, 5_000, TimeUnit.MILLISECONDS).awaitUninterruptibly();
             }
         }
         metrics.unregister();

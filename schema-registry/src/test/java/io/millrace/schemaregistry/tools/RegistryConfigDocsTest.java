@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.config.ConfigDef;
 import io.millrace.schemaregistry.client.SchemaRegistryClientConfig;
+import io.millrace.schemaregistry.serde.AvroSerdeConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +27,8 @@ public class RegistryConfigDocsTest {
 
     @Test
     public void everySettingIsDocumented() {
-        String docs = RegistryConfigDocs.render();
-        for (ConfigDef def : List.of(SchemaRegistryConfig.CONFIG, SchemaRegistryClientConfig.CONFIG)) {
+        String docs = RegistryConfigDocs.render() + RegistryConfigDocs.renderSerdes();
+        for (ConfigDef def : List.of(SchemaRegistryConfig.CONFIG, SchemaRegistryClientConfig.CONFIG, AvroSerdeConfig.CONFIG)) {
             for (ConfigDef.ConfigKey key : def.keys()) {
                 assertTrue(key.name + " is missing", docs.contains("| `" + key.name + "` |"));
                 assertTrue(key.name + " has no doc string", !key.documentation.isBlank());
@@ -37,10 +38,15 @@ public class RegistryConfigDocsTest {
 
     @Test
     public void updatingReplacesOnlyTheMarkedSection() {
-        String updated = RegistryConfigDocs.update("before\n" + RegistryConfigDocs.START + "\nold\n" + RegistryConfigDocs.END + "\nafter\n");
+        String updated = RegistryConfigDocs.update("before\n" + RegistryConfigDocs.START + "\nOBSOLETE-1\n" + RegistryConfigDocs.END
+            + "\nbetween\n" + RegistryConfigDocs.SERDE_START + "\nOBSOLETE-2\n" + RegistryConfigDocs.SERDE_END + "\nafter\n");
         assertTrue(updated.startsWith("before\n" + RegistryConfigDocs.START + "\n### Server"));
-        assertTrue(updated.endsWith(RegistryConfigDocs.END + "\nafter\n"));
-        assertTrue(!updated.contains("old"));
+        assertTrue(updated.contains(RegistryConfigDocs.END + "\nbetween\n" + RegistryConfigDocs.SERDE_START + "\n| name |"));
+        assertTrue(updated.contains("| `auto.register.schemas` |"));
+        assertTrue(updated.endsWith(RegistryConfigDocs.SERDE_END + "\nafter\n"));
+        assertTrue(!updated.contains("OBSOLETE"));
         assertThrows(IllegalArgumentException.class, () -> RegistryConfigDocs.update("no markers"));
+        assertThrows(IllegalArgumentException.class,
+            () -> RegistryConfigDocs.update(RegistryConfigDocs.START + RegistryConfigDocs.END));
     }
 }
