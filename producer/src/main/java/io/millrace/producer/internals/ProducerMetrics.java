@@ -1,20 +1,11 @@
 package io.millrace.producer.internals;
 
+import io.millrace.common.metrics.ReadOnlyMetrics;
 import io.millrace.common.utils.Time;
 import java.lang.management.ManagementFactory;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import javax.management.Attribute;
-import javax.management.AttributeList;
-import javax.management.AttributeNotFoundException;
-import javax.management.DynamicMBean;
 import javax.management.JMException;
-import javax.management.MBeanAttributeInfo;
-import javax.management.MBeanInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.slf4j.Logger;
@@ -25,13 +16,11 @@ import org.slf4j.LoggerFactory;
  * whose attributes carry Kafka's producer metric names where the meaning is the same. Times are in
  * milliseconds unless the name ends in {@code -ns-total}. Thread-safe; recording never allocates.
  */
-public final class ProducerMetrics implements DynamicMBean {
+public final class ProducerMetrics extends ReadOnlyMetrics {
 
     private static final Logger log = LoggerFactory.getLogger(ProducerMetrics.class);
     private static final double NANOS_PER_MS = 1_000_000.0;
 
-    private final ObjectName name;
-    private final Map<String, Metric> metrics = new ConcurrentHashMap<>();
     private final DurationStat recordQueueTime = new DurationStat();
     private final DurationStat requestLatency = new DurationStat();
     private final DurationStat batchSize = new DurationStat();
@@ -42,7 +31,7 @@ public final class ProducerMetrics implements DynamicMBean {
     private boolean registered;
 
     public ProducerMetrics(String clientId, Time time) {
-        this.name = objectName(clientId);
+        super(objectName(clientId), "Millrace producer metrics");
         this.recordsSent = new RecentRate(time);
         this.recordErrors = new RecentRate(time);
         define("record-queue-time-avg", "Mean ms a batch waited in the accumulator before it was first sent",
@@ -102,18 +91,14 @@ public final class ProducerMetrics implements DynamicMBean {
         sendBlocked.record(nanos);
     }
 
-    public ObjectName objectName() {
-        return name;
-    }
-
     /** Registers the MBean; a second producer with the same client id goes without (and says so). */
     public synchronized void register() {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         try {
-            server.registerMBean(this, name);
+            server.registerMBean(this, objectName());
             registered = true;
         } catch (JMException e) {
-            log.warn("Producer metrics not registered as {}: {}", name, e.toString());
+            log.warn("Producer metrics not registered as {}: {}", objectName(), e.toString());
         }
     }
 
@@ -123,20 +108,14 @@ public final class ProducerMetrics implements DynamicMBean {
         }
         registered = false;
         try {
-            ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(objectName());
         } catch (JMException e) {
-            log.warn("Could not unregister {}: {}", name, e.toString());
+            log.warn("Could not unregister {}: {}", objectName(), e.toString());
         }
     }
 
-    /** The current value of one metric; null when there is none. */
-    public Object value(String metric) {
-        Metric m = metrics.get(metric);
-        return m == null ? null : m.value.get();
-    }
-
     private void define(String metric, String description, Supplier<Object> value) {
-        metrics.put(metric, new Metric(description, value));
+        define(metric, null, description, value);
     }
 
     private static ObjectName objectName(String clientId) {
@@ -146,54 +125,5 @@ public final class ProducerMetrics implements DynamicMBean {
         } catch (JMException e) {
             throw new IllegalArgumentException("Invalid client id for a metric name: " + clientId, e);
         }
-    }
-
-    @Override
-    public Object getAttribute(String attribute) throws AttributeNotFoundException {
-        Metric metric = metrics.get(attribute);
-        if (metric == null) {
-            throw new AttributeNotFoundException("No metric " + attribute + " in " + name);
-        }
-        return metric.value.get();
-    }
-
-    @Override
-    public AttributeList getAttributes(String[] names) {
-        AttributeList list = new AttributeList();
-        for (String attribute : names) {
-            Metric metric = metrics.get(attribute);
-            if (metric != null) {
-                list.add(new Attribute(attribute, metric.value.get()));
-            }
-        }
-        return list;
-    }
-
-    @Override
-    public void setAttribute(Attribute attribute) {
-        throw new UnsupportedOperationException("Metrics are read-only");
-    }
-
-    @Override
-    public AttributeList setAttributes(AttributeList attributes) {
-        throw new UnsupportedOperationException("Metrics are read-only");
-    }
-
-    @Override
-    public Object invoke(String actionName, Object[] params, String[] signature) {
-        throw new UnsupportedOperationException("Metrics have no operations");
-    }
-
-    @Override
-    public MBeanInfo getMBeanInfo() {
-        List<MBeanAttributeInfo> infos = new ArrayList<>();
-        metrics.forEach((metric, m) -> infos.add(new MBeanAttributeInfo(metric, m.value.get().getClass().getName(),
-            m.description, true, false, false)));
-        infos.sort((a, b) -> a.getName().compareTo(b.getName()));
-        return new MBeanInfo(getClass().getName(), "Millrace producer metrics", infos.toArray(new MBeanAttributeInfo[0]),
-            null, null, null);
-    }
-
-    private record Metric(String description, Supplier<Object> value) {
     }
 }

@@ -1,0 +1,2 @@
+/** JMX export of metrics, shared by the broker and the clients. */
+package io.millrace.common.metrics;
