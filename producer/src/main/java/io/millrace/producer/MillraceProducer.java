@@ -11,6 +11,7 @@ import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.Header;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.common.serialization.SerializationException;
 import io.millrace.common.serialization.Serializer;
@@ -63,6 +64,12 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     private final Sender sender;
     private final ProducerMetrics metrics;
     private final long maxBlockMs;
+    /**
+     * The most a header-less record adds around its key and value as a batch of its own: the batch
+     * header, then varints of at most 5 bytes for the body size and the key and value lengths, and
+     * a byte each for attributes, timestamp delta, offset delta and header count.
+     */
+    static final int MAX_FRAMING_WITHOUT_HEADERS = RecordBatch.HEADER_SIZE + 5 + 4 + 5 + 5;
     private final int maxRecordSize;
     private volatile boolean closed;
 
@@ -184,6 +191,10 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     }
 
     private void ensureFits(String topic, byte[] key, byte[] value, Header[] headers) {
+        int keyAndValue = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+        if (headers.length == 0 && keyAndValue + MAX_FRAMING_WITHOUT_HEADERS <= maxRecordSize) {
+            return; // the common case, decided without sizing the record a first time
+        }
         int size = RecordBatchBuilder.sizeOfSingleRecordBatch(key == null ? null : ByteBuffer.wrap(key),
             value == null ? null : ByteBuffer.wrap(value), headers);
         if (size > maxRecordSize) {
