@@ -1,6 +1,7 @@
 package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.BootstrapServers;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
@@ -67,7 +68,6 @@ import org.slf4j.LoggerFactory;
 public final class GroupConsumer<K, V> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(GroupConsumer.class);
-    private static final String BROKER_REGISTRY = "/millrace/brokers/ids";
 
     private final ConsumerConfig config;
     private final RecordConverter<K, V> converter;
@@ -210,7 +210,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         curator.getConnectionStateListenable().addListener((c, state) -> onConnectionStateChange(state));
         registry.register(me);
         watch(registry.paths().ids());
-        watch(BROKER_REGISTRY);
+        watch(BootstrapServers.BROKER_IDS_PATH);
         scheduleBackgroundWork();
         requestRebalance();
     }

@@ -9,6 +9,11 @@ import org.junit.Test;
 public class ClusterPathsTest {
 
     @Test
+    public void clientsLookForBrokersWhereBrokersRegister() {
+        assertEquals(ClusterPaths.BROKER_IDS, io.millrace.common.client.BootstrapServers.BROKER_IDS_PATH);
+    }
+
+    @Test
     public void findsTheChildNameOnlyDirectlyUnderItsDirectory() {
         assertEquals("t", ClusterPaths.childOf(ClusterPaths.TOPICS, "/millrace/topics/t"));
         assertNull(ClusterPaths.childOf(ClusterPaths.TOPICS, "/millrace/topics"));

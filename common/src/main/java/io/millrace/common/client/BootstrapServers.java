@@ -84,7 +84,7 @@ public final class BootstrapServers {
     }
 
     /** The addresses in {@link #BROKER_IDS_PATH}, read through an already connected client. */
-    public static List<InetSocketAddress> registeredBrokers(CuratorFramework zk, String description) {
+    private static List<InetSocketAddress> registeredBrokers(CuratorFramework zk, String description) {
         List<InetSocketAddress> addresses = new ArrayList<>();
         try {
             if (zk.checkExists().forPath(BROKER_IDS_PATH) != null) {
