@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * The queues of batches, one per partition, between the threads that send and the network
@@ -49,6 +50,7 @@ public final class RecordAccumulator {
     private final Time time;
     private final ProducerMetrics metrics;
     private volatile Runnable wakeup = () -> { };
+    private volatile Consumer<TopicPartition> batchReady = tp -> { };
     private volatile boolean closed;
 
     public RecordAccumulator(BufferPool pool, int batchSize, CompressionType compression, long lingerMs,
@@ -62,8 +64,12 @@ public final class RecordAccumulator {
         this.metrics = metrics;
     }
 
-    /** What to call when a batch is full or new, so that the network thread looks at once. */
-    void onBatchReady(Runnable wakeup) {
+    /**
+     * What to call so that the network thread looks at once: {@code batchReady} when a partition's
+     * batch is new or full, {@code wakeup} when a flush or close wants everything sent.
+     */
+    void onBatchReady(Consumer<TopicPartition> batchReady, Runnable wakeup) {
+        this.batchReady = batchReady;
         this.wakeup = wakeup;
     }
 
@@ -92,7 +98,7 @@ public final class RecordAccumulator {
         Deque<ProducerBatch> queue = queueOf(tp);
         synchronized (queue) {
             ensureOpen();
-            return tryAppendLast(queue, timestamp, key, value, headers, callback);
+            return tryAppendLast(tp, queue, timestamp, key, value, headers, callback);
         }
     }
 
@@ -114,7 +120,7 @@ public final class RecordAccumulator {
                 throw e;
             }
             // another thread may have opened a batch while this one waited for memory
-            future = tryAppendLast(queue, timestamp, key, value, headers, callback);
+            future = tryAppendLast(tp, queue, timestamp, key, value, headers, callback);
             if (future != null) {
                 pool.deallocate(buffer);
                 return future;
@@ -125,19 +131,19 @@ public final class RecordAccumulator {
             queue.addLast(batch);
             incomplete.add(batch);
         }
-        wakeup.run();
+        batchReady.accept(tp);
         return future;
     }
 
-    private FutureRecordMetadata tryAppendLast(Deque<ProducerBatch> queue, long timestamp, byte[] key, byte[] value,
-                                               Header[] headers, Callback callback) {
+    private FutureRecordMetadata tryAppendLast(TopicPartition tp, Deque<ProducerBatch> queue, long timestamp,
+                                               byte[] key, byte[] value, Header[] headers, Callback callback) {
         ProducerBatch last = queue.peekLast();
         if (last == null) {
             return null;
         }
         FutureRecordMetadata future = last.tryAppend(timestamp, key, value, headers, callback);
         if (future != null && last.isFull()) {
-            wakeup.run();
+            batchReady.accept(tp);
         }
         return future;
     }

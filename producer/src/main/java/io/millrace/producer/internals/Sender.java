@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -58,7 +59,9 @@ public final class Sender {
     private final Time time;
     private final ConcurrentLinkedQueue<Runnable> answers = new ConcurrentLinkedQueue<>();
     private final Map<Node, Integer> inFlight = new HashMap<>();
-    private final Set<TopicPartition> muted = new HashSet<>();
+    // written on the I/O thread only; read by sending threads too, to skip wake-ups that cannot send
+    private final Set<TopicPartition> muted = ConcurrentHashMap.newKeySet();
+    private final List<Acknowledged> acknowledged = new ArrayList<>();
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final ScheduledExecutorService io;
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -75,7 +78,7 @@ public final class Sender {
         this.metrics = metrics;
         this.time = time;
         this.io = client.ioExecutor();
-        accumulator.onBatchReady(this::wakeup);
+        accumulator.onBatchReady(this::batchReady, this::wakeup);
     }
 
     /** Starts sending. */
@@ -140,6 +143,19 @@ public final class Sender {
     }
 
     long runOnce() {
+        try {
+            return sendReady();
+        } finally {
+            completeAcknowledged();
+        }
+    }
+
+    /**
+     * Handles the answers, then sends what is ready. Acknowledged batches are only marked here; their
+     * callbacks run and their memory returns after the next request is on the wire, so that with one
+     * request in flight the next round trip overlaps the callbacks and the sending threads it wakes.
+     */
+    private long sendReady() {
         handleAnswers();
         long nowMs = time.milliseconds();
         failExpired(nowMs);
@@ -250,7 +266,7 @@ public final class Sender {
             if (answer == null) {
                 finish(batch, -1L, -1L, new MillraceException("The broker's answer lacks " + batch.topicPartition()));
             } else if (answer.error() == Errors.NONE) {
-                finish(batch, answer.baseOffset(), answer.logAppendTimeMs(), null);
+                acknowledged.add(new Acknowledged(batch, answer.baseOffset(), answer.logAppendTimeMs()));
             } else {
                 onPartitionError(batch, answer, nowMs);
             }
@@ -291,6 +307,18 @@ public final class Sender {
         accumulator.completed(batch);
     }
 
+    private void completeAcknowledged() {
+        for (int i = 0; i < acknowledged.size(); i++) {
+            Acknowledged ack = acknowledged.get(i);
+            finish(ack.batch(), ack.baseOffset(), ack.logAppendTime(), null);
+        }
+        acknowledged.clear();
+    }
+
+    /** A batch the broker accepted, waiting for its callbacks to run. */
+    private record Acknowledged(ProducerBatch batch, long baseOffset, long logAppendTime) {
+    }
+
     private void failExpired(long nowMs) {
         for (ProducerBatch batch : accumulator.expiredBatches(nowMs, settings.deliveryTimeoutMs())) {
             finish(batch, -1L, -1L, new TimeoutException("Expiring " + batch.recordCount() + " record(s) for "
@@ -324,7 +352,18 @@ public final class Sender {
         return e;
     }
 
-    /** Makes the thread look at the accumulator now. Cheap when it is already awake. */
+    /**
+     * A partition's batch is new or full. While a batch of that partition is in flight (order is
+     * kept) no pass could send it: its answer brings the next pass, which sees the batch, so the
+     * sending thread does not wake the I/O thread for nothing. The partition is unmuted before that
+     * pass looks at the queues, and the batch was queued before this check, so none is missed.
+     */
+    private void batchReady(TopicPartition tp) {
+        if (!muted.contains(tp)) {
+            wakeup();
+        }
+    }
+
     /** Asks for a pass on the I/O thread soon; cheap when one is already asked for. */
     public void wakeup() {
         if (!wakeupPending.getAndSet(true)) {
