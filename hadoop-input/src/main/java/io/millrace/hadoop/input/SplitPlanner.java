@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Turns the ranges of a load into splits: a range longer than {@code maxSplitRecords} is cut into
- * chunks of that size (each a split of its own); shorter ranges are packed, in the order given,
+ * chunks of that size (each a split of its own) and a rest; shorter ranges and rests are packed, in the order given,
  * into shared splits of at most {@code maxSplitRecords} offsets, so that a topic with many quiet
  * partitions does not cost a task per partition. Ranges with nothing to read are left out unless
  * they carry lost offsets, which their task must count. Pure function, no I/O.
@@ -30,8 +30,10 @@ public final class SplitPlanner {
                 continue;
             }
             if (range.size() >= maxSplitRecords) {
-                chunk(range, splits);
-                continue;
+                range = chunk(range, splits);
+                if (range.size() == 0) {
+                    continue;
+                }
             }
             if (sharedSize + range.size() > maxSplitRecords) {
                 splits.add(new MillraceInputSplit(shared));
@@ -47,12 +49,15 @@ public final class SplitPlanner {
         return splits;
     }
 
-    private void chunk(PartitionRange range, List<MillraceInputSplit> splits) {
+    /** Adds a split per full chunk of {@code range}; returns the rest, shorter than a chunk, to be packed with others. */
+    private PartitionRange chunk(PartitionRange range, List<MillraceInputSplit> splits) {
         long lost = range.lost();
-        for (long start = range.start(); start < range.end(); start += maxSplitRecords) {
-            long end = Math.min(range.end(), start + maxSplitRecords);
-            splits.add(new MillraceInputSplit(List.of(new PartitionRange(range.topic(), range.partition(), start, end, lost))));
+        long start = range.start();
+        for (; range.end() - start >= maxSplitRecords; start += maxSplitRecords) {
+            PartitionRange full = new PartitionRange(range.topic(), range.partition(), start, start + maxSplitRecords, lost);
+            splits.add(new MillraceInputSplit(List.of(full)));
             lost = 0;
         }
+        return new PartitionRange(range.topic(), range.partition(), start, range.end(), lost);
     }
 }

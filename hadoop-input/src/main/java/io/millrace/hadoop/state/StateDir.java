@@ -93,7 +93,8 @@ public final class StateDir {
         return new Path(new Path(root, "failed"), runId);
     }
 
-    static String name(long sequence) {
+    /** {@code sequence} zero-padded to 10 digits, as file names carry it. */
+    public static String name(long sequence) {
         return String.format("%010d", sequence);
     }
 
