@@ -25,6 +25,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.slf4j.Logger;
@@ -53,6 +54,7 @@ public final class LoadJob {
     private final Configuration hadoopConf;
     private final CommitHook hook;
     private final Class<? extends LoadMapper> mapper;
+    private Counters counters;
 
     public LoadJob(LoadConfig config, Configuration hadoopConf) {
         this(config, hadoopConf, CommitHook.NONE, LoadMapper.class);
@@ -85,13 +87,20 @@ public final class LoadJob {
         Path loadDir = state.loadDir(runId);
         Job job = newJob(sequence, loadDir);
         LOG.info("Load {} ({}) starting: staging in {}", sequence, runId, loadDir);
-        if (!succeeded(job)) {
+        boolean succeeded = succeeded(job);
+        counters = job.getCounters();
+        if (!succeeded) {
             state.fs().delete(loadDir, true);
             throw new LoadFailedException("The job of load " + sequence + " (" + job.getJobID() + ") failed: "
                 + job.getStatus().getFailureInfo() + ". Nothing was committed; the next load reads the same offsets.");
         }
         hook.reached(CommitStep.JOB_SUCCEEDED);
         return commit(state, job, sequence, runId, previous, dataRoot);
+    }
+
+    /** The counters of the last job this load ran (null before it ran one), e.g. {@code LoaderCounter.LOST_OFFSETS}. */
+    public Counters counters() {
+        return counters;
     }
 
     private static boolean succeeded(Job job) throws IOException, InterruptedException {

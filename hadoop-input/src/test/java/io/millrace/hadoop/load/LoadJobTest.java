@@ -56,7 +56,11 @@ public class LoadJobTest {
     }
 
     static LoadSummary load(Map<String, Object> settings) throws IOException, InterruptedException {
-        return new LoadJob(new LoadConfig(settings), cluster.localJobConf()).run();
+        return load(cluster, settings);
+    }
+
+    static LoadSummary load(LoaderCluster on, Map<String, Object> settings) throws IOException, InterruptedException {
+        return new LoadJob(new LoadConfig(settings), on.localJobConf()).run();
     }
 
     @Test
