@@ -90,6 +90,28 @@ public class MillraceInputFormatTest {
         assertTrue(read.lost().isEmpty());
     }
 
+    @Test
+    public void theOldApiAdapterReadsTheSameMessages() throws Exception {
+        Map<String, Object> settings = cluster.loadSettings("mapred", "views");
+        settings.put(LoadConfig.MAX_SPLIT_RECORDS_CONFIG, 100);
+        org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(cluster.localJobConf());
+        new LoadConfig(settings).writeTo(job);
+        io.millrace.hadoop.input.mapred.MapredMillraceInputFormat format = new io.millrace.hadoop.input.mapred.MapredMillraceInputFormat();
+        List<String> payloads = new ArrayList<>();
+        for (org.apache.hadoop.mapred.InputSplit split : format.getSplits(job, 1)) {
+            org.apache.hadoop.mapred.RecordReader<MillraceKey, MillraceValue> reader =
+                format.getRecordReader(split, job, org.apache.hadoop.mapred.Reporter.NULL);
+            MillraceKey key = reader.createKey();
+            MillraceValue value = reader.createValue();
+            while (reader.next(key, value)) {
+                payloads.add(value.record().get("payload").toString());
+            }
+            reader.close();
+        }
+        assertEquals(SENT.stream().filter(e -> e.topic().equals("views")).map(SentEvent::payload).sorted().toList(),
+            payloads.stream().sorted().toList());
+    }
+
     private List<String[]> runJob(Map<String, Object> settings, String name) throws Exception {
         Configuration conf = cluster.localJobConf();
         new LoadConfig(settings).writeTo(conf);
