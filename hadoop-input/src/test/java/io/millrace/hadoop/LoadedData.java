@@ -7,19 +7,21 @@ import io.millrace.hadoop.LoaderCluster.SentEvent;
 import io.millrace.hadoop.load.HourLayout;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
-import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 
-/** What a data root on the local file system holds: every event of every Avro file, with the directory it is in. */
+/** What a data root holds: every event of every Avro file, with the directory it is in. */
 public record LoadedData(List<Loaded> events) {
 
     /** One loaded event: its topic, the hour directory it is in (relative to the data root), payload and event time. */
@@ -27,25 +29,39 @@ public record LoadedData(List<Loaded> events) {
     }
 
     public static LoadedData read(String dataRootUri) throws IOException {
-        Path root = Path.of(URI.create(dataRootUri));
+        return read(dataRootUri, new Configuration());
+    }
+
+    /** The events under {@code dataRootUri}, on any Hadoop file system. */
+    public static LoadedData read(String dataRootUri, Configuration conf) throws IOException {
+        Path root = new Path(dataRootUri);
+        FileSystem fs = root.getFileSystem(conf);
+        root = fs.makeQualified(root);
         List<Loaded> events = new ArrayList<>();
-        if (!Files.exists(root)) {
+        if (!fs.exists(root)) {
             return new LoadedData(events);
         }
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".avro")).toList()) {
-                String directory = root.relativize(file.getParent()).toString();
-                String topic = directory.substring(0, directory.indexOf('/'));
-                try (DataFileReader<GenericRecord> reader = new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {
-                    for (GenericRecord event : reader) {
-                        GenericRecord header = (GenericRecord) event.get(EventHeaders.HEADER_FIELD);
-                        events.add(new Loaded(topic, directory, file.getFileName().toString(), event.get("payload").toString(),
-                            (Long) header.get(EventHeaders.TIME_FIELD)));
-                    }
-                }
+        RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
+        while (files.hasNext()) {
+            Path file = files.next().getPath();
+            if (file.getName().endsWith(".avro")) {
+                String directory = file.getParent().toUri().getPath().substring(root.toUri().getPath().length() + 1);
+                readFile(fs, file, directory, events);
             }
         }
         return new LoadedData(events);
+    }
+
+    private static void readFile(FileSystem fs, Path file, String directory, List<Loaded> events) throws IOException {
+        String topic = directory.substring(0, directory.indexOf('/'));
+        try (InputStream in = fs.open(file);
+             DataFileStream<GenericRecord> reader = new DataFileStream<>(in, new GenericDatumReader<>())) {
+            for (GenericRecord event : reader) {
+                GenericRecord header = (GenericRecord) event.get(EventHeaders.HEADER_FIELD);
+                events.add(new Loaded(topic, directory, file.getName(), event.get("payload").toString(),
+                    (Long) header.get(EventHeaders.TIME_FIELD)));
+            }
+        }
     }
 
     /** Asserts that every sent event was loaded exactly once, into the directory of its topic and event hour, unchanged. */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -75,11 +76,11 @@ public final class ClusterAccess implements AutoCloseable {
 
     private Cluster allTopics() {
         try {
-            return metadata.fetchAllTopics().get(requestTimeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return metadata.fetchAllTopics().get(requestTimeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TimeoutException("Interrupted while listing topics");
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {  // the JDK's, not Millrace's
             throw new TimeoutException("Could not list the cluster's topics within " + requestTimeoutMs + " ms: " + e);
         }
     }
