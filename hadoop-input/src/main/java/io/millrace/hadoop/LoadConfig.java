@@ -1,0 +1,244 @@
+package io.millrace.hadoop;
+
+import io.millrace.common.client.CommonClientConfigs;
+import io.millrace.common.config.AbstractConfig;
+import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigDef.Importance;
+import io.millrace.common.config.ConfigDef.Range;
+import io.millrace.common.config.ConfigDef.Type;
+import io.millrace.common.config.ConfigDef.ValidString;
+import io.millrace.common.config.ConfigDef.Validator;
+import io.millrace.common.config.ConfigException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Every setting of the Hadoop loader: the InputFormat, the load job and {@code bin/millrace load}.
+ * Besides the settings declared here, any consumer setting ({@code max.partition.fetch.bytes}, ...)
+ * and any {@code schema.registry.*} client setting is passed on to the partition reader and the
+ * registry client, and any Hadoop setting ({@code fs.defaultFS}, {@code mapreduce.framework.name},
+ * ...) goes into the job's configuration. Immutable and thread-safe.
+ *
+ * <p>Inside a job the settings travel in the Hadoop {@link Configuration}: {@link #writeTo} puts them
+ * there under their own names and lists them under {@value #SETTINGS_KEY}; {@link #from(Configuration)}
+ * reads them back in the tasks.
+ */
+public final class LoadConfig extends AbstractConfig {
+
+    public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+    static final String SCHEMA_REGISTRY_URL_DOC = "The schema registry's base URLs, comma separated "
+        + "(http://host:8081): where the writer's schema of every message is looked up by its id (once per id). "
+        + "Needed by the load and by the InputFormat's avro value format.";
+
+    public static final String DATA_ROOT_CONFIG = "millrace.hadoop.data.root";
+    static final String DATA_ROOT_DOC = "Where loaded data lands, any Hadoop file system URI (hdfs://nn:8020/data/"
+        + "millrace, file:///data/millrace): <data.root>/<topic>/hourly/yyyy/MM/dd/HH/ holds a topic's Avro files "
+        + "by event hour. Needed by the load.";
+
+    public static final String STATE_DIR_CONFIG = "millrace.hadoop.state.dir";
+    static final String STATE_DIR_DOC = "The load's state directory, any Hadoop file system URI: the committed "
+        + "manifests (offsets reached, files loaded), the summaries, the error output and each load's staging "
+        + "directory. The InputFormat starts every partition where the newest committed manifest says. Use one "
+        + "state directory per data root; never run two loads of one state directory at the same time.";
+
+    public static final String TOPICS_CONFIG = "millrace.hadoop.topics";
+    static final String TOPICS_DOC = "The topics to load, comma separated. Either this or "
+        + "millrace.hadoop.topics.regex must be given; bin/millrace load --topics sets it.";
+
+    public static final String TOPICS_REGEX_CONFIG = "millrace.hadoop.topics.regex";
+    static final String TOPICS_REGEX_DOC = "A Java regular expression: every topic whose whole name matches is "
+        + "loaded, in addition to millrace.hadoop.topics. Topics are listed once, when the load is planned.";
+
+    public static final String MAX_SPLIT_RECORDS_CONFIG = "millrace.hadoop.max.split.records";
+    static final String MAX_SPLIT_RECORDS_DOC = "The most offsets one map task reads. A partition with more new "
+        + "offsets is cut into chunks of this size; partitions with fewer share a task until it holds this many.";
+
+    public static final String MAX_ERROR_PERCENT_CONFIG = "millrace.hadoop.max.error.percent";
+    static final String MAX_ERROR_PERCENT_DOC = "The share of undecodable messages, in percent of the messages a "
+        + "load read, above which the load fails and commits nothing. Undecodable messages go to the error "
+        + "output either way, with their topic, partition and offset; 0 fails a load on the first one.";
+
+    public static final String CODEC_CONFIG = "millrace.hadoop.codec";
+    static final String CODEC_DOC = "The compression codec of the Avro container files: snappy (fast) or deflate "
+        + "(smaller).";
+
+    public static final String DEFLATE_LEVEL_CONFIG = "millrace.hadoop.deflate.level";
+    static final String DEFLATE_LEVEL_DOC = "The deflate level (1 fastest to 9 smallest) when the codec is deflate.";
+
+    public static final String LAYOUT_CONFIG = "millrace.hadoop.layout";
+    static final String LAYOUT_DOC = "How hour directories are named under <data.root>/<topic>/hourly/: "
+        + "hourly is yyyy/MM/dd/HH, hive is year=yyyy/month=MM/day=dd/hour=HH (the partition columns of the Hive "
+        + "tables). Keep it unchanged for a data root.";
+
+    public static final String NEW_PARTITION_START_CONFIG = "millrace.hadoop.new.partition.start";
+    static final String NEW_PARTITION_START_DOC = "Where a partition no load has read yet starts: earliest (the "
+        + "first offset the broker still holds), or an ISO-8601 instant such as 2024-01-31T00:00:00Z (the first "
+        + "message with a timestamp at or after it; the log end when there is none).";
+
+    public static final String VALUE_FORMAT_CONFIG = "millrace.hadoop.value.format";
+    static final String VALUE_FORMAT_DOC = "What the InputFormat hands a mapper as the value: raw (the message's "
+        + "bytes) or avro (also the decoded GenericRecord; undecodable messages go to the error output). The load "
+        + "always decodes.";
+
+    /** Where {@link #writeTo} lists the names of the settings it put into a Hadoop configuration. */
+    public static final String SETTINGS_KEY = "millrace.hadoop.settings";
+
+    public static final String EARLIEST = "earliest";
+
+    private static final Validator INSTANT_OR_EARLIEST = Validator.described("earliest or an ISO-8601 instant",
+        (name, value) -> parseStart(name, (String) value));
+    private static final Validator REGEX = Validator.described("a Java regular expression", (name, value) -> {
+        try {
+            Pattern.compile((String) value);
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException(name, value, "not a regular expression: " + e.getDescription());
+        }
+    });
+
+    public static final ConfigDef CONFIG = CommonClientConfigs.define(new ConfigDef(), 30_000)
+        .define(SCHEMA_REGISTRY_URL_CONFIG, Type.LIST, "", Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)
+        .define(DATA_ROOT_CONFIG, Type.STRING, "", Importance.HIGH, DATA_ROOT_DOC)
+        .define(STATE_DIR_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, STATE_DIR_DOC)
+        .define(TOPICS_CONFIG, Type.LIST, "", Importance.HIGH, TOPICS_DOC)
+        .define(TOPICS_REGEX_CONFIG, Type.STRING, "", REGEX, Importance.HIGH, TOPICS_REGEX_DOC)
+        .define(MAX_SPLIT_RECORDS_CONFIG, Type.LONG, 1_000_000L, Range.atLeast(1), Importance.MEDIUM,
+            MAX_SPLIT_RECORDS_DOC)
+        .define(MAX_ERROR_PERCENT_CONFIG, Type.DOUBLE, 0.1, Range.between(0, 100), Importance.MEDIUM,
+            MAX_ERROR_PERCENT_DOC)
+        .define(CODEC_CONFIG, Type.STRING, "snappy", ValidString.in("snappy", "deflate"), Importance.MEDIUM, CODEC_DOC)
+        .define(DEFLATE_LEVEL_CONFIG, Type.INT, 6, Range.between(1, 9), Importance.LOW, DEFLATE_LEVEL_DOC)
+        .define(LAYOUT_CONFIG, Type.STRING, "hourly", ValidString.in("hourly", "hive"), Importance.MEDIUM, LAYOUT_DOC)
+        .define(NEW_PARTITION_START_CONFIG, Type.STRING, EARLIEST, INSTANT_OR_EARLIEST, Importance.MEDIUM,
+            NEW_PARTITION_START_DOC)
+        .define(VALUE_FORMAT_CONFIG, Type.STRING, "avro", ValidString.in("raw", "avro"), Importance.LOW,
+            VALUE_FORMAT_DOC);
+
+    public LoadConfig(Map<?, ?> props) {
+        super(CONFIG, props);
+    }
+
+    /** The settings a job carries in {@code conf}: those {@link #writeTo} listed, plus any declared one set there. */
+    public static LoadConfig from(Configuration conf) {
+        Map<String, String> props = new HashMap<>();
+        for (String name : conf.getTrimmedStringCollection(SETTINGS_KEY)) {
+            putIfSet(props, conf, name);
+        }
+        for (ConfigDef.ConfigKey key : CONFIG.keys()) {
+            putIfSet(props, conf, key.name);
+        }
+        return new LoadConfig(props);
+    }
+
+    private static void putIfSet(Map<String, String> props, Configuration conf, String name) {
+        String value = conf.getRaw(name);
+        if (value != null) {
+            props.put(name, value);
+        }
+    }
+
+    /** Puts every setting given (declared or passed through) into {@code conf}, and lists their names. */
+    public void writeTo(Configuration conf) {
+        for (Map.Entry<String, Object> e : originals().entrySet()) {
+            conf.set(e.getKey(), render(e.getValue()));
+        }
+        conf.setStrings(SETTINGS_KEY, originals().keySet().toArray(String[]::new));
+    }
+
+    private static String render(Object value) {
+        return value instanceof List<?> list ? String.join(",", list.stream().map(String::valueOf).toList())
+            : String.valueOf(value);
+    }
+
+    public String stateDir() {
+        return getString(STATE_DIR_CONFIG);
+    }
+
+    /** The data root; throws {@link ConfigException} when it is not set. */
+    public String dataRoot() {
+        return required(DATA_ROOT_CONFIG);
+    }
+
+    public List<String> topics() {
+        return getList(TOPICS_CONFIG);
+    }
+
+    /** The topic pattern, or null when none is set. */
+    public Pattern topicsRegex() {
+        String regex = getString(TOPICS_REGEX_CONFIG);
+        return regex.isEmpty() ? null : Pattern.compile(regex);
+    }
+
+    public long maxSplitRecords() {
+        return getLong(MAX_SPLIT_RECORDS_CONFIG);
+    }
+
+    public double maxErrorPercent() {
+        return getDouble(MAX_ERROR_PERCENT_CONFIG);
+    }
+
+    public String codec() {
+        return getString(CODEC_CONFIG);
+    }
+
+    public int deflateLevel() {
+        return getInt(DEFLATE_LEVEL_CONFIG);
+    }
+
+    public boolean hiveLayout() {
+        return getString(LAYOUT_CONFIG).equals("hive");
+    }
+
+    public boolean decodeAvro() {
+        return getString(VALUE_FORMAT_CONFIG).equals("avro");
+    }
+
+    /** The time new partitions start at, or empty for the earliest offset. */
+    public OptionalLong newPartitionStartMs() {
+        return parseStart(NEW_PARTITION_START_CONFIG, getString(NEW_PARTITION_START_CONFIG));
+    }
+
+    /** The registry URL setting; throws {@link ConfigException} when it is not set. */
+    public String schemaRegistryUrl() {
+        List<String> urls = getList(SCHEMA_REGISTRY_URL_CONFIG);
+        if (urls.isEmpty()) {
+            throw new ConfigException("Set " + SCHEMA_REGISTRY_URL_CONFIG + ": the loader decodes every message's value "
+                + "with the writer's schema from the registry");
+        }
+        return String.join(",", urls);
+    }
+
+    /** Checks what a load needs beyond what the InputFormat needs; throws {@link ConfigException} naming what is missing. */
+    public void validateForLoad() {
+        dataRoot();
+        schemaRegistryUrl();
+        if (topics().isEmpty() && topicsRegex() == null) {
+            throw new ConfigException("Name the topics to load: " + TOPICS_CONFIG + " (--topics) or " + TOPICS_REGEX_CONFIG);
+        }
+    }
+
+    private String required(String name) {
+        String value = getString(name);
+        if (value == null || value.isBlank()) {
+            throw new ConfigException("Set " + name + ": " + CONFIG.key(name).documentation);
+        }
+        return value;
+    }
+
+    private static OptionalLong parseStart(String name, String value) {
+        if (value.equalsIgnoreCase(EARLIEST)) {
+            return OptionalLong.empty();
+        }
+        try {
+            return OptionalLong.of(Instant.parse(value).toEpochMilli());
+        } catch (DateTimeParseException e) {
+            throw new ConfigException(name, value, "expected earliest or an ISO-8601 instant such as 2024-01-31T00:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.millrace.hadoop.input;
+
+import io.millrace.common.serialization.SerializationException;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.hadoop.LoadConfig;
+import io.millrace.schemaregistry.client.SchemaRegistryClient;
+import io.millrace.schemaregistry.serde.AvroDeserializer;
+import io.millrace.schemaregistry.serde.WireFormat;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * Reads the ranges of one {@link MillraceInputSplit}, one after the other, with a
+ * {@link io.millrace.consumer.PartitionReader}: exactly the offsets the split names, whatever the
+ * brokers hold beyond them, so every attempt of the task reads the same messages. With the avro value
+ * format each value is decoded with its writer's schema from the registry (cached by id); a value
+ * that cannot be decoded goes to the {@link ErrorOutput} and is counted, and the reader moves on.
+ * Progress is the fraction of the split's offsets passed. Not thread-safe.
+ */
+public final class MillraceRecordReader extends RecordReader<MillraceKey, MillraceValue> {
+
+    private final MillraceKey key = new MillraceKey();
+    private final MillraceValue value = new MillraceValue();
+
+    private List<PartitionRange> ranges = List.of();
+    private long totalOffsets;
+    private ClusterAccess cluster;
+    private AvroDeserializer<GenericRecord> decoder;
+    private ErrorOutput errors;
+    private Counter messagesRead;
+    private Counter undecodable;
+
+    private int rangeIndex = -1;
+    private PartitionRange range;
+    private Iterator<ConsumerRecord<byte[], byte[]>> records = Collections.emptyIterator();
+    private long offsetsDone;
+    private long position;
+
+    @Override
+    public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+        MillraceInputSplit millraceSplit = (MillraceInputSplit) split;
+        ranges = millraceSplit.ranges();
+        totalOffsets = millraceSplit.getLength();
+        LoadConfig config = LoadConfig.from(context.getConfiguration());
+        if (config.decodeAvro()) {
+            config.schemaRegistryUrl();
+            decoder = new AvroDeserializer<>(new SchemaRegistryClient(config.originals()));
+        }
+        errors = ErrorOutput.forTask(context, millraceSplit.name());
+        cluster = new ClusterAccess(config);
+        messagesRead = context.getCounter(LoaderCounter.MESSAGES_READ);
+        undecodable = context.getCounter(LoaderCounter.UNDECODABLE_MESSAGES);
+        Counter lost = context.getCounter(LoaderCounter.LOST_OFFSETS);
+        ranges.forEach(r -> lost.increment(r.lost()));
+    }
+
+    @Override
+    public boolean nextKeyValue() throws IOException {
+        while (true) {
+            if (!records.hasNext()) {
+                if (!openNextRange()) {
+                    return false;
+                }
+                continue;
+            }
+            ConsumerRecord<byte[], byte[]> record = records.next();
+            position = record.offset() + 1;
+            messagesRead.increment(1);
+            if (fill(record)) {
+                return true;
+            }
+        }
+    }
+
+    /** Moves to the next range; false when the split is done. */
+    private boolean openNextRange() {
+        if (range != null) {
+            offsetsDone += range.size();
+        }
+        rangeIndex++;
+        if (rangeIndex >= ranges.size()) {
+            range = null;
+            return false;
+        }
+        range = ranges.get(rangeIndex);
+        position = range.start();
+        records = range.size() == 0 ? Collections.emptyIterator()
+            : cluster.reader().read(range.topicPartition(), range.start(), range.end());
+        return true;
+    }
+
+    /** Sets the key and value from {@code record}; false when its value is undecodable (it went to the error output). */
+    private boolean fill(ConsumerRecord<byte[], byte[]> record) throws IOException {
+        key.set(record.topic(), record.partition(), record.offset());
+        value.set(record.timestamp(), record.key(), record.value());
+        if (decoder == null) {
+            return true;
+        }
+        try {
+            if (record.value() == null) {
+                throw new SerializationException("The message has no value (null), so no event to decode");
+            }
+            value.decoded(decoder.deserialize(record.topic(), record.value()), WireFormat.schemaId(record.topic(), record.value()));
+            return true;
+        } catch (RuntimeException e) {
+            errors.write(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(), record.value(), e);
+            undecodable.increment(1);
+            return false;
+        }
+    }
+
+    @Override
+    public MillraceKey getCurrentKey() {
+        return key;
+    }
+
+    @Override
+    public MillraceValue getCurrentValue() {
+        return value;
+    }
+
+    @Override
+    public float getProgress() {
+        if (totalOffsets == 0) {
+            return range == null && rangeIndex >= 0 ? 1f : 0f;
+        }
+        long inRange = range == null ? 0 : position - range.start();
+        return Math.min(1f, (offsetsDone + inRange) / (float) totalOffsets);
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (errors != null) {
+                errors.close();
+            }
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package io.millrace.hadoop.load;
+
+import io.millrace.common.config.ConfigException;
+import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.input.LoadPlan;
+import io.millrace.hadoop.input.MillraceInputFormat;
+import io.millrace.hadoop.input.PartitionRange;
+import io.millrace.hadoop.input.SplitPlanner;
+import io.millrace.hadoop.state.JsonFiles;
+import io.millrace.hadoop.state.LoadSummary;
+import io.millrace.hadoop.state.Manifest;
+import io.millrace.hadoop.state.StateDir;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One load: recovery, a map-only MapReduce job from {@link MillraceInputFormat} into Avro files staged
+ * under {@code <state.dir>/loads/<run id>/output}, then the commit:
+ * <ol>
+ *   <li>check that the tasks' committed reports cover exactly the planned ranges, and the share of
+ *       undecodable messages;</li>
+ *   <li>write the manifest (offsets reached, files to move, counts, lost ranges, late hours) in the
+ *       staging directory and rename it to {@code manifests/<sequence>.json}: the commit point;</li>
+ *   <li>move the files, delete the staging directory, write the summary ({@link LoadCompletion}).</li>
+ * </ol>
+ * A crash before the rename leaves the previous state (the next load deletes the staging directory);
+ * a crash after it is completed by the next load's {@link Recovery}. The job runs where the Hadoop
+ * configuration says: on the LocalJobRunner unless {@code mapreduce.framework.name=yarn}.
+ */
+public final class LoadJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadJob.class);
+    private static final DateTimeFormatter RUN_ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final LoadConfig config;
+    private final Configuration hadoopConf;
+    private final CommitHook hook;
+    private final Class<? extends LoadMapper> mapper;
+    private Counters counters;
+
+    public LoadJob(LoadConfig config, Configuration hadoopConf) {
+        this(config, hadoopConf, CommitHook.NONE, LoadMapper.class);
+    }
+
+    /** A load whose commit steps are reported to {@code hook} and whose map tasks run {@code mapper} (tests). */
+    public LoadJob(LoadConfig config, Configuration hadoopConf, CommitHook hook, Class<? extends LoadMapper> mapper) {
+        config.validateForLoad();
+        this.config = config;
+        this.hadoopConf = hadoopConf;
+        this.hook = hook;
+        this.mapper = mapper;
+    }
+
+    /**
+     * Runs the load; returns its summary, or null when there was nothing new to load.
+     *
+     * @throws LoadFailedException when the job failed or too many messages were undecodable (nothing committed)
+     */
+    public LoadSummary run() throws IOException, InterruptedException {
+        StateDir state = StateDir.open(config.stateDir(), hadoopConf);
+        Path dataRoot = state.fs().makeQualified(new Path(config.dataRoot()));
+        checkSameFileSystem(state, dataRoot);
+        new Recovery(state, hook).run();
+        Manifest previous = state.newest().orElse(null);
+        long sequence = previous == null ? 1 : previous.sequence() + 1;
+        // unique even when a crashed attempt of the same sequence left its staging directory behind
+        String runId = StateDir.name(sequence) + "-" + RUN_ID_TIME.format(Instant.now()) + "-"
+            + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
+        Path loadDir = state.loadDir(runId);
+        Job job = newJob(sequence, loadDir);
+        LOG.info("Load {} ({}) starting: staging in {}", sequence, runId, loadDir);
+        boolean succeeded = succeeded(job);
+        counters = job.getCounters();
+        if (!succeeded) {
+            state.fs().delete(loadDir, true);
+            throw new LoadFailedException("The job of load " + sequence + " (" + job.getJobID() + ") failed: "
+                + job.getStatus().getFailureInfo() + ". Nothing was committed; the next load reads the same offsets.");
+        }
+        hook.reached(CommitStep.JOB_SUCCEEDED);
+        return commit(state, job, sequence, runId, previous, dataRoot);
+    }
+
+    /** The counters of the last job this load ran (null before it ran one), e.g. {@code LoaderCounter.LOST_OFFSETS}. */
+    public Counters counters() {
+        return counters;
+    }
+
+    private static boolean succeeded(Job job) throws IOException, InterruptedException {
+        try {
+            return job.waitForCompletion(LOG.isInfoEnabled());
+        } catch (ClassNotFoundException e) {
+            throw new IOException("A class of the load job is missing from the classpath: " + e.getMessage(), e);
+        }
+    }
+
+    private LoadSummary commit(StateDir state, Job job, long sequence, String runId, Manifest previous, Path dataRoot)
+        throws IOException {
+        FileSystem fs = state.fs();
+        Path loadDir = state.loadDir(runId);
+        LoadPlan plan = JsonFiles.read(fs, new Path(loadDir, "plan.json"), LoadPlan.class);
+        if (plan.isEmpty()) {
+            LOG.info("Load {}: nothing new to load", sequence);
+            fs.delete(loadDir, true);
+            return null;
+        }
+        Path output = new Path(loadDir, "output");
+        List<TaskReport> reports = readReports(fs, output);
+        checkCoverage(plan, reports);
+        checkErrors(state, runId, reports);
+        Manifest manifest = new ManifestBuilder(fs, output, dataRoot, state.errors(sequence))
+            .build(sequence, runId, previous, plan, reports);
+        Path written = new Path(loadDir, "manifest.json");
+        JsonFiles.write(fs, written, manifest);
+        hook.reached(CommitStep.MANIFEST_WRITTEN);
+        state.commit(written, sequence);
+        hook.reached(CommitStep.COMMITTED);
+        LOG.info("Load {} committed: {} events, offsets of {} partitions", sequence, manifest.records(), manifest.offsets().size());
+        return new LoadCompletion(state, hook).complete(manifest);
+    }
+
+    private Job newJob(long sequence, Path loadDir) throws IOException {
+        Configuration conf = new Configuration(hadoopConf);
+        config.writeTo(conf);
+        conf.set(LoadConfig.VALUE_FORMAT_CONFIG, "avro");
+        conf.set(MillraceInputFormat.PLAN_PATH_KEY, new Path(loadDir, "plan.json").toString());
+        // v1: an attempt's files move into the output only when it commits, and the job's only when the job does
+        conf.setInt("mapreduce.fileoutputcommitter.algorithm.version", 1);
+        conf.setBoolean("mapreduce.map.speculative", false);
+        Job job = Job.getInstance(conf, "millrace load " + sequence);
+        job.setJarByClass(LoadJob.class);
+        job.setInputFormatClass(MillraceInputFormat.class);
+        job.setMapperClass(mapper);
+        job.setNumReduceTasks(0);
+        job.setOutputFormatClass(StagedOutputFormat.class);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(NullWritable.class);
+        FileOutputFormat.setOutputPath(job, new Path(loadDir, "output"));
+        return job;
+    }
+
+    private static List<TaskReport> readReports(FileSystem fs, Path output) throws IOException {
+        List<TaskReport> reports = new ArrayList<>();
+        FileStatus[] files;
+        try {
+            files = fs.listStatus(new Path(output, TaskReport.DIRECTORY));
+        } catch (FileNotFoundException e) {
+            files = new FileStatus[0];
+        }
+        for (FileStatus file : files) {
+            if (file.getPath().getName().endsWith(".json")) {
+                reports.add(JsonFiles.read(fs, file.getPath(), TaskReport.class));
+            }
+        }
+        return reports;
+    }
+
+    /** Every planned chunk read by exactly one committed task: the job's output is the plan, no more, no less. */
+    private void checkCoverage(LoadPlan plan, List<TaskReport> reports) throws LoadFailedException {
+        Comparator<PartitionRange> order = Comparator.comparing(PartitionRange::topic).thenComparingInt(PartitionRange::partition)
+            .thenComparingLong(PartitionRange::start);
+        List<PartitionRange> planned = new SplitPlanner(config.maxSplitRecords()).plan(plan.ranges()).stream()
+            .flatMap(split -> split.ranges().stream()).sorted(order).toList();
+        List<PartitionRange> read = reports.stream().flatMap(r -> r.ranges().stream()).sorted(order).toList();
+        if (!Objects.equals(planned, read)) {
+            throw new LoadFailedException("The job's committed task reports do not cover the plan: planned " + planned
+                + ", read " + read + ". Nothing was committed.");
+        }
+    }
+
+    private void checkErrors(StateDir state, String runId, List<TaskReport> reports) throws IOException {
+        long read = reports.stream().mapToLong(TaskReport::messagesRead).sum();
+        long undecodable = reports.stream().mapToLong(TaskReport::undecodable).sum();
+        if (undecodable == 0 || undecodable * 100.0 <= config.maxErrorPercent() * read) {
+            return;
+        }
+        Path kept = state.failed(runId);
+        state.fs().mkdirs(kept.getParent());
+        state.fs().rename(state.loadDir(runId), kept);
+        throw new LoadFailedException(String.format("%d of %d messages (%.3f%%) could not be decoded, more than %s=%s%%. "
+            + "Nothing was committed; the undecodable messages are in %s/output/errors.", undecodable, read,
+            undecodable * 100.0 / read, LoadConfig.MAX_ERROR_PERCENT_CONFIG, config.maxErrorPercent(), kept));
+    }
+
+    private static void checkSameFileSystem(StateDir state, Path dataRoot) {
+        if (!Objects.equals(state.root().toUri().getScheme(), dataRoot.toUri().getScheme())
+            || !Objects.equals(state.root().toUri().getAuthority(), dataRoot.toUri().getAuthority())) {
+            throw new ConfigException("The data root " + dataRoot + " and the state directory " + state.root() + " must be on "
+                + "one file system: a load publishes its files by renaming them from the state directory");
+        }
+    }
+}

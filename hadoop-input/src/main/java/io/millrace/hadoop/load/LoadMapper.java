@@ -1,0 +1,76 @@
+package io.millrace.hadoop.load;
+
+import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.input.LoaderCounter;
+import io.millrace.hadoop.input.MillraceInputSplit;
+import io.millrace.hadoop.input.MillraceKey;
+import io.millrace.hadoop.input.MillraceValue;
+import io.millrace.hadoop.input.PartitionRange;
+import io.millrace.hadoop.state.JsonFiles;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+
+/**
+ * The load's map task: writes each decoded event into the Avro file of its topic and event hour
+ * ({@link HourlyFiles}) in the task attempt's work directory, and at the end a {@link TaskReport}.
+ * Everything it writes becomes part of the job's output only when the attempt commits; a failed or
+ * killed attempt leaves nothing behind that the load would see. Emits no key-value pairs.
+ */
+public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable, NullWritable> {
+
+    /** The counter group of events written per topic. */
+    public static final String TOPIC_COUNTER_GROUP = "Millrace events by topic";
+
+    private MillraceInputSplit split;
+    private Path work;
+    private FileSystem fs;
+    private HourlyFiles files;
+
+    @Override
+    protected void setup(Context context) throws IOException, InterruptedException {
+        split = (MillraceInputSplit) context.getInputSplit();
+        work = FileOutputFormat.getWorkOutputPath(context);
+        fs = work.getFileSystem(context.getConfiguration());
+        files = new HourlyFiles(fs, work, LoadConfig.from(context.getConfiguration()), namesByTopic(split.ranges()));
+    }
+
+    /** Each topic's file name stem: its first range in the split, and how many more of its ranges share the file. */
+    static Map<String, String> namesByTopic(List<PartitionRange> ranges) {
+        Map<String, PartitionRange> first = new LinkedHashMap<>();
+        Map<String, Integer> count = new LinkedHashMap<>();
+        for (PartitionRange range : ranges) {
+            first.putIfAbsent(range.topic(), range);
+            count.merge(range.topic(), 1, Integer::sum);
+        }
+        Map<String, String> names = new LinkedHashMap<>();
+        first.forEach((topic, range) -> names.put(topic,
+            range.name() + (count.get(topic) > 1 ? "+" + (count.get(topic) - 1) + "more" : "")));
+        return names;
+    }
+
+    @Override
+    protected void map(MillraceKey key, MillraceValue value, Context context) throws IOException, InterruptedException {
+        long eventTime = EventTime.of(value.record(), value.timestamp());
+        files.append(key.topic(), eventTime, value.schemaId(), value.record());
+        context.getCounter(LoaderCounter.EVENTS_WRITTEN).increment(1);
+        context.getCounter(TOPIC_COUNTER_GROUP, key.topic()).increment(1);
+    }
+
+    @Override
+    protected void cleanup(Context context) throws IOException {
+        List<WrittenFile> written = files.finish();
+        context.getCounter(LoaderCounter.FILES_WRITTEN).increment(written.size());
+        long undecodable = context.getCounter(LoaderCounter.UNDECODABLE_MESSAGES).getValue();
+        TaskReport report = new TaskReport(split.name(), split.ranges(), written,
+            context.getCounter(LoaderCounter.MESSAGES_READ).getValue(), undecodable,
+            undecodable > 0 ? "errors/" + split.name() + ".errors.avro" : null);
+        JsonFiles.write(fs, new Path(new Path(work, TaskReport.DIRECTORY), split.name() + ".json"), report);
+    }
+}

@@ -1,0 +1,81 @@
+package io.millrace.hadoop.load;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.hadoop.input.LoadPlan;
+import io.millrace.hadoop.input.PartitionRange;
+import io.millrace.hadoop.state.CommittedOffset;
+import io.millrace.hadoop.state.FileMove;
+import io.millrace.hadoop.state.HourCount;
+import io.millrace.hadoop.state.Manifest;
+import io.millrace.hadoop.state.TopicHour;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Builds a load's manifest from the job's committed output: the offsets (the previous manifest's,
+ * advanced to the end of every planned range), a move per file (data into the data root under the
+ * same relative path, errors into the state directory), events per topic and hour, and the hours
+ * that already existed in the data root before this load (late data).
+ */
+final class ManifestBuilder {
+
+    private final FileSystem fs;
+    private final Path output;
+    private final Path dataRoot;
+    private final Path errorDir;
+
+    ManifestBuilder(FileSystem fs, Path output, Path dataRoot, Path errorDir) {
+        this.fs = fs;
+        this.output = output;
+        this.dataRoot = dataRoot;
+        this.errorDir = errorDir;
+    }
+
+    Manifest build(long sequence, String runId, Manifest previous, LoadPlan plan, List<TaskReport> reports) throws IOException {
+        List<FileMove> moves = new ArrayList<>();
+        Map<TopicHour, Long> counts = new TreeMap<>(ManifestBuilder::compare);
+        TreeSet<TopicHour> late = new TreeSet<>(ManifestBuilder::compare);
+        long records = 0;
+        long errors = 0;
+        for (TaskReport report : reports) {
+            for (WrittenFile file : report.files()) {
+                Path destination = new Path(dataRoot, file.path().substring(HourlyFiles.DATA_DIRECTORY.length() + 1));
+                moves.add(new FileMove(new Path(output, file.path()).toString(), destination.toString()));
+                TopicHour hour = new TopicHour(file.topic(), HourLayout.label(file.hourMs()));
+                counts.merge(hour, file.records(), Long::sum);
+                if (fs.exists(destination.getParent())) {
+                    late.add(hour);
+                }
+                records += file.records();
+            }
+            if (report.errorFile() != null) {
+                Path source = new Path(output, report.errorFile());
+                moves.add(new FileMove(source.toString(), new Path(errorDir, source.getName()).toString()));
+            }
+            errors += report.undecodable();
+        }
+        return new Manifest(sequence, runId, System.currentTimeMillis(), offsets(previous, plan), plan.ranges(), plan.lost(),
+            moves, counts.entrySet().stream().map(e -> new HourCount(e.getKey().topic(), e.getKey().hour(), e.getValue())).toList(),
+            new ArrayList<>(late), records, errors);
+    }
+
+    private static List<CommittedOffset> offsets(Manifest previous, LoadPlan plan) {
+        Map<TopicPartition, Long> offsets = new TreeMap<>(previous == null ? Map.of() : previous.offsetMap());
+        for (PartitionRange range : plan.ranges()) {
+            offsets.put(range.topicPartition(), range.end());
+        }
+        return offsets.entrySet().stream()
+            .map(e -> new CommittedOffset(e.getKey().topic(), e.getKey().partition(), e.getValue())).toList();
+    }
+
+    private static int compare(TopicHour a, TopicHour b) {
+        int byTopic = a.topic().compareTo(b.topic());
+        return byTopic != 0 ? byTopic : a.hour().compareTo(b.hour());
+    }
+}

@@ -1,0 +1,95 @@
+package io.millrace.hadoop.tools;
+
+import io.millrace.common.config.ConfigException;
+import io.millrace.common.config.ServerArguments;
+import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.load.LoadFailedException;
+import io.millrace.hadoop.load.LoadJob;
+import io.millrace.hadoop.state.JsonFiles;
+import io.millrace.hadoop.state.LoadSummary;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * {@code bin/millrace load --topics T1,T2 [--config FILE] [--override key=value ...]}: one load of the
+ * topics' new messages into the data root. Every {@link LoadConfig} setting, consumer setting and Hadoop
+ * setting may be in the file or an override; Hadoop's own *-site.xml files on the classpath apply
+ * first. Prints the load's summary as JSON on stdout. Exit status: 0 loaded (or nothing new), 1 the
+ * load failed and committed nothing, 2 bad arguments or settings.
+ */
+public final class LoadCommand {
+
+    private static final String USAGE = "Usage: bin/millrace load --topics T1,T2 [--config FILE] [--override key=value ...]\n"
+        + "  Loads the new messages of the topics into <millrace.hadoop.data.root> as Avro files by event hour.\n"
+        + "  Needs bootstrap.servers (or zookeeper.connect), schema.registry.url, millrace.hadoop.data.root and\n"
+        + "  millrace.hadoop.state.dir; see docs/hadoop.md. --topics may be left out when the settings name\n"
+        + "  millrace.hadoop.topics or millrace.hadoop.topics.regex.";
+
+    private LoadCommand() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        Properties props;
+        try {
+            props = parse(args);
+        } catch (IllegalArgumentException | IOException e) {
+            err.println("millrace load: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        if (props == null) {
+            out.println(USAGE);
+            return 0;
+        }
+        try {
+            LoadSummary summary = new LoadJob(new LoadConfig(props), hadoopConf(props)).run();
+            out.println(summary == null ? "{\"records\": 0, \"note\": \"nothing new to load\"}" : JsonFiles.toJson(summary));
+            return 0;
+        } catch (ConfigException e) {
+            err.println("millrace load: " + e.getMessage());
+            return 2;
+        } catch (LoadFailedException e) {
+            err.println("millrace load failed: " + e.getMessage());
+            return 1;
+        } catch (IOException e) {
+            err.println("millrace load failed: " + e);
+            return 1;
+        }
+    }
+
+    /** The settings: --config and --override as every server takes them, plus --topics; null for --help. */
+    static Properties parse(String[] args) throws IOException {
+        List<String> rest = new ArrayList<>();
+        String topics = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--topics")) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("--topics needs a value");
+                }
+                topics = args[++i];
+            } else {
+                rest.add(args[i]);
+            }
+        }
+        Properties props = ServerArguments.parse(rest.toArray(String[]::new));
+        if (props != null && topics != null) {
+            props.setProperty(LoadConfig.TOPICS_CONFIG, topics);
+        }
+        return props;
+    }
+
+    /** Hadoop's configuration (its *-site.xml files, if on the classpath) with every setting given on top. */
+    private static Configuration hadoopConf(Properties props) {
+        Configuration conf = new Configuration();
+        props.stringPropertyNames().forEach(name -> conf.set(name, props.getProperty(name)));
+        return conf;
+    }
+}

@@ -1,0 +1,81 @@
+package io.millrace.hadoop.load;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.log.LogManager;
+import io.millrace.common.TopicPartition;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.LoadedData;
+import io.millrace.hadoop.LoaderCluster;
+import io.millrace.hadoop.LoaderCluster.SentEvent;
+import io.millrace.hadoop.input.LoaderCounter;
+import io.millrace.hadoop.input.LostRange;
+import io.millrace.hadoop.state.LoadSummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/** Retention deletes segments the last load did not read: the lost range is counted and reported, the load goes on. */
+public class RetentionGapTest {
+
+    private static final String TOPIC = "short-lived";
+    private static final Map<String, String> SMALL_SEGMENTS = Map.of("segment.bytes", "20000");
+
+    private static LoaderCluster cluster;
+
+    @BeforeClass
+    public static void start() throws Exception {
+        cluster = LoaderCluster.start(Map.of());
+        cluster.createTopic(TOPIC, 2, SMALL_SEGMENTS);
+    }
+
+    @AfterClass
+    public static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    public void offsetsDeletedBeforeTheyWereLoadedAreALostRangeNotASilentReset() throws Exception {
+        Map<String, Object> settings = cluster.loadSettings("gap", TOPIC);
+        List<SentEvent> sent = new ArrayList<>(cluster.produce(TOPIC, 2, 300, 2, 0));
+        assertEquals(600, LoadJobTest.load(cluster, settings).records());
+
+        List<SentEvent> unread = cluster.produce(TOPIC, 2, 500, 2, 300);
+        LogManager logs = cluster.brokers().broker(0).logManager();
+        logs.setTopicConfig(TOPIC, Map.of("segment.bytes", "20000", "retention.bytes", "1"));
+        assertTrue("retention deleted segments", logs.cleanupLogs() > 0);
+        long[] earliest = earliestOffsets();
+        assertTrue("the gap reaches past what was loaded: " + earliest[0] + ", " + earliest[1], earliest[0] > 300 && earliest[1] > 300);
+
+        LoadJob load = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
+        LoadSummary summary = load.run();
+        long missing = (earliest[0] - 300) + (earliest[1] - 300);
+        assertEquals(missing, load.counters().findCounter(LoaderCounter.LOST_OFFSETS).getValue());
+        assertEquals(missing, summary.lostMessages());
+        assertEquals(List.of(new LostRange(TOPIC, 0, 300, earliest[0]), new LostRange(TOPIC, 1, 300, earliest[1])), summary.lost());
+        assertEquals(1000 - missing, summary.records());
+
+        for (SentEvent event : unread) {
+            String[] parts = event.payload().split("/");
+            if (Long.parseLong(parts[2]) >= earliest[Integer.parseInt(parts[1])]) {
+                sent.add(event);
+            }
+        }
+        LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(sent, false);
+    }
+
+    private static long[] earliestOffsets() {
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.brokers().bootstrapServers())))) {
+            return new long[] {reader.earliestOffset(new TopicPartition(TOPIC, 0)), reader.earliestOffset(new TopicPartition(TOPIC, 1))};
+        }
+    }
+}
