@@ -25,7 +25,7 @@ public final class HiveConfig extends AbstractConfig {
     public static final String DATA_ROOT_CONFIG = "millrace.hadoop.data.root";
     static final String DATA_ROOT_DOC = "The directory the loader writes topics under, as a Hadoop filesystem URI "
         + "(hdfs://namenode:8020/data/millrace, file:///data/millrace). A topic's table is located at "
-        + "<data-root>/<topic>/hourly.";
+        + "DATA-ROOT/TOPIC/hourly.";
 
     public static final String JDBC_URL_CONFIG = "millrace.hadoop.hive.jdbc.url";
     static final String JDBC_URL_DOC = "The JDBC URL of the HiveServer2 that a load registers the hours it wrote with "
@@ -52,13 +52,13 @@ public final class HiveConfig extends AbstractConfig {
         + "of one of those names needs a prefix (e.g. p_ gives p_year, p_month, p_day, p_hour).";
 
     public static final String PARTITION_LAYOUT_CONFIG = "millrace.hadoop.hive.partition.layout";
-    static final String PARTITION_LAYOUT_DOC = "How the loader names an hour's directory under <data-root>/<topic>/hourly, "
+    static final String PARTITION_LAYOUT_DOC = "How the loader names an hour's directory under DATA-ROOT/TOPIC/hourly, "
         + "so that each partition points at it: hive for year=yyyy/month=MM/day=dd/hour=HH, plain for yyyy/MM/dd/HH. "
         + "Must match what the loader writes.";
 
     public static final String CREATE_TABLES_CONFIG = "millrace.hadoop.hive.create.tables";
     static final String CREATE_TABLES_DOC = "Whether registering partitions first creates the topic's table when it "
-        + "does not exist (CREATE EXTERNAL TABLE IF NOT EXISTS, with the latest schema of the subject <topic>-value "
+        + "does not exist (CREATE EXTERNAL TABLE IF NOT EXISTS, with the latest schema of the subject TOPIC-value "
         + "from schema.registry.url).";
 
     private static final Validator NAME_OR_EMPTY = Validator.described("letters, digits and _ (or empty)", (name, value) -> {
