@@ -1,6 +1,7 @@
 package io.millrace.hadoop.hive.it;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.hadoop.hive.HiveConfig;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.hadoop.hive.ql.processors.CommandProcessorException;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -103,6 +106,22 @@ public class HiveTablesIT {
         List<String> rows = hive.run("SHOW TBLPROPERTIES tricky_table('avro.schema.literal')");
         assertEquals(List.of("avro.schema.literal\t" + withDoc), rows);
         assertEquals(withDoc, new Schema.Parser().parse(rows.get(0).substring(rows.get(0).indexOf('\t') + 1)));
+    }
+
+    /** The rule HiveTableDdl enforces up front is Hive's own: a field "Hour" clashes with the partition column hour. */
+    @Test
+    public void hiveItselfRefusesAPartitionColumnNamedLikeAField() throws Exception {
+        Schema events = HourlyEventFiles.pageViewSchema();
+        List<Schema.Field> fields = new ArrayList<>();
+        events.getFields().forEach(f -> fields.add(new Schema.Field(f, f.schema())));
+        fields.add(new Schema.Field("Hour", Schema.create(Schema.Type.INT)));
+        Schema clash = Schema.createRecord("Clash", null, "io.millrace.test", false, fields);
+        // HiveTableDdl refuses this schema unless the partition columns are prefixed; take the prefix off again
+        HiveTableDdl prefixed = new HiveTableDdl(new HiveConfig(Map.of(HiveConfig.DATA_ROOT_CONFIG, "file:///nowhere",
+            HiveConfig.PARTITION_COLUMN_PREFIX_CONFIG, "p_")));
+        String unprefixed = prefixed.createTable("clash_table", "clash", clash).replace("`p_", "`");
+        CommandProcessorException refused = assertThrows(CommandProcessorException.class, () -> hive.run(unprefixed));
+        assertTrue(refused.getMessage(), refused.getMessage().contains("Partition column name hour conflicts with table columns"));
     }
 
     private static Map<String, Long> countsByHour() {
