@@ -1,0 +1,94 @@
+package io.millrace.hadoop.hive;
+
+import static io.millrace.hadoop.hive.EventSchemas.pageView;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.schemaregistry.client.SchemaRegistryClient;
+import io.millrace.schemaregistry.client.SchemaRegistryClientConfig;
+import io.millrace.schemaregistry.server.SchemaRegistryServer;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+/**
+ * What the registrar runs for a load's hours, that it does nothing without a JDBC URL, and that it goes
+ * through {@code java.sql.DriverManager}. Hive itself runs the statements in the hive-it module.
+ */
+public class HivePartitionsTest {
+
+    @ClassRule
+    public static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+
+    private static final String ROOT = "hdfs://nn/data";
+    private static SchemaRegistryServer server;
+
+    @BeforeClass
+    public static void startRegistry() throws Exception {
+        server = TestRegistry.start(ZOOKEEPER);
+        new SchemaRegistryClient(Map.of(SchemaRegistryClientConfig.URL_CONFIG, server.urls().get(0)))
+            .register("views-value", pageView());
+    }
+
+    @AfterClass
+    public static void stopRegistry() {
+        server.close();
+    }
+
+    private static Map<String, Object> settings(String... keyValues) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(HiveConfig.DATA_ROOT_CONFIG, ROOT);
+        props.put(SchemaRegistryClientConfig.URL_CONFIG, server.urls().get(0));
+        for (int i = 0; i < keyValues.length; i += 2) {
+            props.put(keyValues[i], keyValues[i + 1]);
+        }
+        return props;
+    }
+
+    private static final List<Instant> HOURS = List.of(Instant.parse("2026-11-01T00:59:59Z"),
+        Instant.parse("2026-10-31T23:00:00Z"), Instant.parse("2026-11-01T00:00:00Z"), Instant.parse("2026-11-01T00:30:00Z"));
+
+    @Test
+    public void withoutAJdbcUrlNothingIsRegisteredOrAsked() throws SQLException {
+        // no registry either: asking it for the schema would fail on the missing schema.registry.url
+        HivePartitions partitions = new HivePartitions(Map.of(HiveConfig.DATA_ROOT_CONFIG, ROOT));
+        assertFalse(partitions.enabled());
+        assertEquals(0, partitions.register("views", HOURS));
+        assertEquals(0, new HivePartitions(settings(HiveConfig.JDBC_URL_CONFIG, " ")).register("views", HOURS));
+    }
+
+    @Test
+    public void theTableIsCreatedThenEachHourAddedOnceInOrder() {
+        HivePartitions partitions = new HivePartitions(settings());
+        HiveTableDdl ddl = new HiveTableDdl(new HiveConfig(settings()));
+        List<String> expected = List.of(ddl.createTable("views", pageView()),
+            ddl.addPartition("views", "views", Instant.parse("2026-10-31T23:00:00Z"), HourLayout.HIVE),
+            ddl.addPartition("views", "views", Instant.parse("2026-11-01T00:00:00Z"), HourLayout.HIVE));
+        assertEquals(expected, partitions.statements("views", HOURS));
+
+        List<String> addOnly = new HivePartitions(settings(HiveConfig.CREATE_TABLES_CONFIG, "false",
+            HiveConfig.PARTITION_LAYOUT_CONFIG, "plain")).statements("views", HOURS);
+        assertEquals(2, addOnly.size());
+        assertTrue(addOnly.get(0), addOnly.get(0).endsWith("/views/hourly/2026/10/31/23'"));
+    }
+
+    @Test
+    public void statementsGoToTheDriverOfTheUrl() {
+        HivePartitions partitions = new HivePartitions(settings(HiveConfig.JDBC_URL_CONFIG, "jdbc:no-such-driver://h:1/db"));
+        assertTrue(partitions.enabled());
+        SQLException failed = assertThrows(SQLException.class, () -> partitions.register("views", HOURS));
+        assertTrue(failed.getMessage(), failed.getMessage().contains("No suitable driver"));
+        IllegalArgumentException noSchema = assertThrows(IllegalArgumentException.class,
+            () -> partitions.register("unregistered", HOURS));
+        assertTrue(noSchema.getMessage(), noSchema.getMessage().contains("unregistered-value"));
+    }
+}
