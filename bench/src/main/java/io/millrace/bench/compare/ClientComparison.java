@@ -15,10 +15,15 @@ import java.util.Map;
 /**
  * {@code bin/millrace bench-clients [--runs N] [--scale S] [--quick]}: Millrace's producer and
  * consumer against Apache Kafka's {@code KafkaProducer} and {@code KafkaConsumer}, back to back
- * against the same Millrace broker (its own JVM, fresh each round), with the same settings: the
- * producer at 50 records of 200 B per batch (acks=1, one request in flight) and the consumer with
- * 200 KB fetches. The clients take turns going first, round by round. Prints a Markdown table of
+ * against the same Millrace broker (its own JVM, one for the whole run), with the same settings:
+ * the producer at 50 records of 200 B per batch (acks=1, one request in flight) and the consumer
+ * with 200 KB fetches. The clients take turns going first, round by round; the number of rounds is
+ * rounded up to an even one so that each goes first as often. Prints a Markdown table of
  * min / median / max and the Millrace/Kafka ratio of each pair.
+ *
+ * <p>One broker serves every round, warmed by an unreported round 0 at full size: what is compared
+ * is the clients, so the broker should be in its steady state. A fresh broker per round made
+ * whichever client went first pay for the broker's warm-up, which moved single pairs by 2-3x.
  */
 public final class ClientComparison {
 
@@ -26,6 +31,7 @@ public final class ClientComparison {
     static final String KAFKA = "kafka";
     static final long PRODUCER_COUNT = 200_000L;
     static final long CONSUMER_COUNT = 500_000L;
+    private static final String FILL_TOPIC = "consume";
 
     private final double scale;
     private final int runs;
@@ -34,13 +40,13 @@ public final class ClientComparison {
 
     ClientComparison(double scale, int runs, Path dataParent) {
         this.scale = scale;
-        this.runs = runs;
+        this.runs = runs + runs % 2;
         this.dataParent = dataParent;
     }
 
     public static void main(String[] args) throws Exception {
         double scale = 1;
-        int runs = 3;
+        int runs = 4;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> {
@@ -63,12 +69,14 @@ public final class ClientComparison {
     void run() throws Exception {
         Path parent = Files.createTempDirectory(dataParent, "millrace-client-bench-");
         try {
-            // round 0 warms this JVM's code for both clients and is not reported
-            for (int run = 0; run <= runs; run++) {
-                Path log = parent.resolve("broker-run" + run + ".log");
-                try (MillraceBroker broker = new MillraceBroker(parent, log, "1g")) {
-                    broker.start();
-                    round(broker.bootstrapServers(), run);
+            try (MillraceBroker broker = new MillraceBroker(parent, parent.resolve("broker.log"), "1g")) {
+                broker.start();
+                String bootstrap = broker.bootstrapServers();
+                Scenarios.createTopic(bootstrap, FILL_TOPIC);
+                Scenarios.produce(bootstrap, FILL_TOPIC, ProducerMode.FILL, Math.max(1_000, Math.round(CONSUMER_COUNT * scale)));
+                // round 0 warms the broker and this JVM's code for both clients and is not reported
+                for (int run = 0; run <= runs; run++) {
+                    round(bootstrap, run);
                 }
             }
         } finally {
@@ -77,14 +85,11 @@ public final class ClientComparison {
     }
 
     private void round(String bootstrap, int run) throws Exception {
-        double fraction = run == 0 ? 0.2 : 1;
-        long produced = Math.max(1_000, Math.round(PRODUCER_COUNT * scale * fraction));
-        long consumed = Math.max(1_000, Math.round(CONSUMER_COUNT * scale * fraction));
-        String fill = "consume";
-        Scenarios.createTopic(bootstrap, fill);
-        Scenarios.produce(bootstrap, fill, ProducerMode.FILL, consumed);
+        long produced = Math.max(1_000, Math.round(PRODUCER_COUNT * scale));
+        long consumed = Math.max(1_000, Math.round(CONSUMER_COUNT * scale));
+        String fill = FILL_TOPIC;
         for (String side : BrokerComparison.order(run)) {
-            String topic = "produce-" + side;
+            String topic = "produce-" + side + "-" + run;
             Scenarios.createTopic(bootstrap, topic);
             Measurement p = side.equals(MILLRACE)
                 ? MillraceClients.produce(bootstrap, topic, ProducerMode.BATCH_50, produced)
