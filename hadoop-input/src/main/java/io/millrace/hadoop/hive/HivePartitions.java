@@ -77,7 +77,7 @@ public final class HivePartitions {
             statements.add(ddl.createTable(table, topic, HiveTableDdl.valueSchema(registry(), topic)));
         }
         for (Instant hour : distinctHours(hours)) {
-            statements.add(ddl.addPartition(table, topic, hour, config.layout()));
+            statements.add(ddl.addPartition(table, topic, hour));
         }
         return statements;
     }

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.hive.HiveConfig;
 import io.millrace.hadoop.hive.HivePartitions;
 import io.millrace.hadoop.hive.HiveTableDdl;
@@ -55,8 +56,8 @@ public class HiveTablesIT {
         delete(dir);
         hive = new EmbeddedHive(dir.resolve("hive"));
         Path root = dir.resolve("data");
-        config = new HiveConfig(Map.of(HiveConfig.DATA_ROOT_CONFIG, root.toUri().toString(),
-            HiveConfig.CREATE_TABLES_CONFIG, "false"));
+        config = new HiveConfig(Map.of(LoadConfig.DATA_ROOT_CONFIG, root.toUri().toString(),
+            LoadConfig.LAYOUT_CONFIG, "hive", HiveConfig.CREATE_TABLES_CONFIG, "false"));
         schema = HourlyEventFiles.pageViewSchema();
         HourlyEventFiles.write(root.resolve(TOPIC).resolve("hourly"), TOPIC, schema, WRITTEN);
     }
@@ -117,7 +118,7 @@ public class HiveTablesIT {
         fields.add(new Schema.Field("Hour", Schema.create(Schema.Type.INT)));
         Schema clash = Schema.createRecord("Clash", null, "io.millrace.test", false, fields);
         // HiveTableDdl refuses this schema unless the partition columns are prefixed; take the prefix off again
-        HiveTableDdl prefixed = new HiveTableDdl(new HiveConfig(Map.of(HiveConfig.DATA_ROOT_CONFIG, "file:///nowhere",
+        HiveTableDdl prefixed = new HiveTableDdl(new HiveConfig(Map.of(LoadConfig.DATA_ROOT_CONFIG, "file:///nowhere",
             HiveConfig.PARTITION_COLUMN_PREFIX_CONFIG, "p_")));
         String unprefixed = prefixed.createTable("clash_table", "clash", clash).replace("`p_", "`");
         CommandProcessorException refused = assertThrows(CommandProcessorException.class, () -> hive.run(unprefixed));

@@ -1,6 +1,6 @@
 package io.millrace.hadoop.hive.it;
 
-import io.millrace.hadoop.hive.HourLayout;
+import io.millrace.hadoop.HourLayout;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import java.io.File;
 import java.io.IOException;
@@ -44,7 +44,7 @@ final class HourlyEventFiles {
     static void write(Path hourly, String topic, Schema schema, Map<Instant, Integer> counts) throws IOException {
         long[] nextOffset = new long[PARTITIONS];
         for (Map.Entry<Instant, Integer> hour : counts.entrySet()) {
-            Path dir = Files.createDirectories(hourly.resolve(HourLayout.HIVE.directory(hour.getKey())));
+            Path dir = Files.createDirectories(hourly.resolve(HourLayout.HIVE.hourDirectory(hour.getKey())));
             for (int partition = 0; partition < PARTITIONS; partition++) {
                 int events = hour.getValue() / PARTITIONS + (partition < hour.getValue() % PARTITIONS ? 1 : 0);
                 long first = nextOffset[partition];
