@@ -3,6 +3,7 @@ package io.millrace.hadoop.hive;
 import static io.millrace.hadoop.hive.EventSchemas.pageView;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
@@ -81,6 +82,20 @@ public class HivePartitionsTest {
         List<String> addOnly = new HivePartitions(settings(HiveConfig.CREATE_TABLES_CONFIG, "false")).statements("views", HOURS);
         assertEquals(2, addOnly.size());
         assertTrue(addOnly.get(0), addOnly.get(0).endsWith("/views/hourly/2026/10/31/23'"));
+    }
+
+    @Test
+    public void eachTopicIsRegisteredOnItsOwnAndAFailureIsReportedNotThrown() {
+        HivePartitions partitions = new HivePartitions(settings(HiveConfig.JDBC_URL_CONFIG, "jdbc:no-such-driver://h:1/db"));
+        HiveRegistration result = partitions.registerEach(Map.of("views", HOURS, "unregistered", HOURS));
+        assertEquals(List.of(), result.registered());
+        assertEquals(List.of("unregistered", "views"), result.failed().stream().map(HiveRegistration.Failed::topic).toList());
+        HiveRegistration.Failed views = result.failed().get(1);
+        assertEquals(List.of("2026-10-31T23", "2026-11-01T00"), views.hours());
+        assertTrue(views.error(), views.error().contains("No suitable driver"));
+        assertEquals("bin/millrace hive-ddl --topic views --partitions", views.repair());
+        assertTrue(result.failed().get(0).error().contains("unregistered-value"));
+        assertNull("no JDBC URL: nothing tried", new HivePartitions(settings()).registerEach(Map.of("views", HOURS)));
     }
 
     @Test
