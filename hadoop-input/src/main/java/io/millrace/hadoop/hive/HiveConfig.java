@@ -90,7 +90,8 @@ public final class HiveConfig extends AbstractConfig {
     public String dataRoot() {
         String root = getString(LoadConfig.DATA_ROOT_CONFIG);
         if (root == null || root.isBlank()) {
-            throw new ConfigException("Missing " + LoadConfig.DATA_ROOT_CONFIG + ": the directory the loader writes topics under");
+            throw new ConfigException("Missing " + LoadConfig.DATA_ROOT_CONFIG
+                + ": the directory the loader writes topics under");
         }
         String trimmed = root.trim();
         while (trimmed.length() > 1 && trimmed.endsWith("/")) {

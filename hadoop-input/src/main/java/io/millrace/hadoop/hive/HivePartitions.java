@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * halfway, is harmless: an hour that got late data keeps its partition, which reads the new files too.
  * Registering runs after the load has committed and cannot undo it; when it fails, the data is loaded
  * but not yet in Hive, and running the same registration again (or the statements of
- * {@code bin/millrace hive-ddl --partitions}) repairs it.
+ * {@code bin/millrace hive-ddl --partitions}) repairs it. The load runs {@link #registerEach} once it is
+ * complete, which reports a topic's failure instead of throwing it.
  *
  * <p>Thread-safe; each {@link #register} opens and closes its own connection.
  */
