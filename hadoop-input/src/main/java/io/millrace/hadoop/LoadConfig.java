@@ -75,7 +75,8 @@ public final class LoadConfig extends AbstractConfig {
     public static final String LAYOUT_CONFIG = "millrace.hadoop.layout";
     static final String LAYOUT_DOC = "How hour directories are named under <data.root>/<topic>/hourly/: "
         + "hourly is yyyy/MM/dd/HH, hive is year=yyyy/month=MM/day=dd/hour=HH (the partition columns of the Hive "
-        + "tables). Keep it unchanged for a data root.";
+        + "tables). The Hive partitions a load registers, and those bin/millrace hive-ddl prints, point at "
+        + "directories named this way. Keep it unchanged for a data root.";
 
     public static final String NEW_PARTITION_START_CONFIG = "millrace.hadoop.new.partition.start";
     static final String NEW_PARTITION_START_DOC = "Where a partition no load has read yet starts: earliest (the "
@@ -114,7 +115,8 @@ public final class LoadConfig extends AbstractConfig {
             MAX_ERROR_PERCENT_DOC)
         .define(CODEC_CONFIG, Type.STRING, "snappy", ValidString.in("snappy", "deflate"), Importance.MEDIUM, CODEC_DOC)
         .define(DEFLATE_LEVEL_CONFIG, Type.INT, 6, Range.between(1, 9), Importance.LOW, DEFLATE_LEVEL_DOC)
-        .define(LAYOUT_CONFIG, Type.STRING, "hourly", ValidString.in("hourly", "hive"), Importance.MEDIUM, LAYOUT_DOC)
+        .define(LAYOUT_CONFIG, Type.STRING, HourLayout.HOURLY.setting(),
+            ValidString.in(HourLayout.HOURLY.setting(), HourLayout.HIVE.setting()), Importance.MEDIUM, LAYOUT_DOC)
         .define(NEW_PARTITION_START_CONFIG, Type.STRING, EARLIEST, INSTANT_OR_EARLIEST, Importance.MEDIUM,
             NEW_PARTITION_START_DOC)
         .define(VALUE_FORMAT_CONFIG, Type.STRING, "avro", ValidString.in("raw", "avro"), Importance.LOW,
@@ -191,8 +193,9 @@ public final class LoadConfig extends AbstractConfig {
         return getInt(DEFLATE_LEVEL_CONFIG);
     }
 
-    public boolean hiveLayout() {
-        return getString(LAYOUT_CONFIG).equals("hive");
+    /** How hour directories are named, for the loader and the Hive partitions alike. */
+    public HourLayout layout() {
+        return HourLayout.named(getString(LAYOUT_CONFIG));
     }
 
     public boolean decodeAvro() {

@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.hadoop.LoaderCluster.SentEvent;
-import io.millrace.hadoop.load.HourLayout;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,7 +70,7 @@ public record LoadedData(List<Loaded> events) {
             Loaded twice = byPayload.put(event.payload(), event);
             assertTrue("loaded twice: " + event + " and " + twice, twice == null);
         }
-        HourLayout layout = new HourLayout(hiveLayout);
+        HourLayout layout = hiveLayout ? HourLayout.HIVE : HourLayout.HOURLY;
         for (SentEvent event : sent) {
             Loaded loaded = byPayload.remove(event.payload());
             assertTrue("not loaded: " + event, loaded != null);

@@ -4,28 +4,26 @@ import io.millrace.common.config.AbstractConfig;
 import io.millrace.common.config.ConfigDef;
 import io.millrace.common.config.ConfigDef.Importance;
 import io.millrace.common.config.ConfigDef.Type;
-import io.millrace.common.config.ConfigDef.ValidString;
 import io.millrace.common.config.ConfigDef.Validator;
 import io.millrace.common.config.ConfigException;
-import java.util.Locale;
+import io.millrace.hadoop.HourLayout;
+import io.millrace.hadoop.LoadConfig;
 import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The settings of the Hive tables over loaded topics: where the data is, how tables and partition
- * columns are named, and the JDBC connection partitions are registered through. They sit in the load's
- * configuration next to the loader's own settings ({@code schema.registry.url} included, which the DDL
- * reads the topic's schema with). Immutable and thread-safe.
+ * The settings of the Hive tables over loaded topics: how tables and partition columns are named, and
+ * the JDBC connection partitions are registered through. They sit in the load's configuration next to
+ * the loader's own settings, and where the data is comes from those: {@value LoadConfig#DATA_ROOT_CONFIG}
+ * and {@value LoadConfig#LAYOUT_CONFIG} are declared once, in {@link LoadConfig}, and read here through
+ * the same declarations, so a table and its partitions point where the loader writes
+ * ({@code schema.registry.url}, which the DDL reads the topic's schema with, is the loader's too).
+ * {@link #CONFIG} holds only the Hive settings. Immutable and thread-safe.
  */
 public final class HiveConfig extends AbstractConfig {
 
     /** Hive's rule for table, database and column names: word characters only. */
     static final Pattern NAME = Pattern.compile("[A-Za-z0-9_]+");
-
-    public static final String DATA_ROOT_CONFIG = "millrace.hadoop.data.root";
-    static final String DATA_ROOT_DOC = "The directory the loader writes topics under, as a Hadoop filesystem URI "
-        + "(hdfs://namenode:8020/data/millrace, file:///data/millrace). A topic's table is located at "
-        + "DATA-ROOT/TOPIC/hourly.";
 
     public static final String JDBC_URL_CONFIG = "millrace.hadoop.hive.jdbc.url";
     static final String JDBC_URL_DOC = "The JDBC URL of the HiveServer2 that a load registers the hours it wrote with "
@@ -51,11 +49,6 @@ public final class HiveConfig extends AbstractConfig {
         + "Hive refuses a partition column named like a column of the record, so a topic whose events have a field "
         + "of one of those names needs a prefix (e.g. p_ gives p_year, p_month, p_day, p_hour).";
 
-    public static final String PARTITION_LAYOUT_CONFIG = "millrace.hadoop.hive.partition.layout";
-    static final String PARTITION_LAYOUT_DOC = "How the loader names an hour's directory under DATA-ROOT/TOPIC/hourly, "
-        + "so that each partition points at it: hive for year=yyyy/month=MM/day=dd/hour=HH, plain for yyyy/MM/dd/HH. "
-        + "Must match what the loader writes.";
-
     public static final String CREATE_TABLES_CONFIG = "millrace.hadoop.hive.create.tables";
     static final String CREATE_TABLES_DOC = "Whether registering partitions first creates the topic's table when it "
         + "does not exist (CREATE EXTERNAL TABLE IF NOT EXISTS, with the latest schema of the subject TOPIC-value "
@@ -69,26 +62,36 @@ public final class HiveConfig extends AbstractConfig {
     });
 
     public static final ConfigDef CONFIG = new ConfigDef()
-        .define(DATA_ROOT_CONFIG, Type.STRING, null, Importance.HIGH, DATA_ROOT_DOC)
         .define(JDBC_URL_CONFIG, Type.STRING, null, Importance.HIGH, JDBC_URL_DOC)
         .define(JDBC_USER_CONFIG, Type.STRING, null, Importance.MEDIUM, JDBC_USER_DOC)
         .define(JDBC_PASSWORD_CONFIG, Type.STRING, null, Importance.MEDIUM, JDBC_PASSWORD_DOC)
-        .define(PARTITION_LAYOUT_CONFIG, Type.STRING, "hive", ValidString.in("hive", "plain"), Importance.MEDIUM,
-            PARTITION_LAYOUT_DOC)
         .define(CREATE_TABLES_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, CREATE_TABLES_DOC)
         .define(DATABASE_CONFIG, Type.STRING, "", NAME_OR_EMPTY, Importance.LOW, DATABASE_DOC)
         .define(TABLE_PREFIX_CONFIG, Type.STRING, "", NAME_OR_EMPTY, Importance.LOW, TABLE_PREFIX_DOC)
         .define(PARTITION_COLUMN_PREFIX_CONFIG, Type.STRING, "", NAME_OR_EMPTY, Importance.LOW, PARTITION_COLUMN_PREFIX_DOC);
 
+    /** What is parsed: the Hive settings, and the loader's own declarations of where it writes. */
+    private static final ConfigDef PARSED = withLoaderSettings(CONFIG, LoadConfig.DATA_ROOT_CONFIG, LoadConfig.LAYOUT_CONFIG);
+
     public HiveConfig(Map<?, ?> props) {
-        super(CONFIG, props);
+        super(PARSED, props);
     }
 
-    /** The data root without a trailing slash; fails when it is not set. */
+    private static ConfigDef withLoaderSettings(ConfigDef own, String... names) {
+        ConfigDef parsed = own.copy();
+        for (String name : names) {
+            ConfigDef.ConfigKey key = LoadConfig.CONFIG.key(name);
+            parsed.define(key.name, key.type, key.defaultValue, key.validator, key.importance, key.documentation);
+        }
+        return parsed;
+    }
+
+    /** The loader's data root without a trailing slash; fails when it is not set. */
     public String dataRoot() {
-        String root = getString(DATA_ROOT_CONFIG);
+        String root = getString(LoadConfig.DATA_ROOT_CONFIG);
         if (root == null || root.isBlank()) {
-            throw new ConfigException("Missing " + DATA_ROOT_CONFIG + ": the directory the loader writes topics under");
+            throw new ConfigException("Missing " + LoadConfig.DATA_ROOT_CONFIG
+                + ": the directory the loader writes topics under");
         }
         String trimmed = root.trim();
         while (trimmed.length() > 1 && trimmed.endsWith("/")) {
@@ -115,8 +118,9 @@ public final class HiveConfig extends AbstractConfig {
         return getString(PARTITION_COLUMN_PREFIX_CONFIG);
     }
 
+    /** How the loader names hour directories ({@value LoadConfig#LAYOUT_CONFIG}), which the partitions point at. */
     public HourLayout layout() {
-        return HourLayout.valueOf(getString(PARTITION_LAYOUT_CONFIG).toUpperCase(Locale.ROOT));
+        return HourLayout.named(getString(LoadConfig.LAYOUT_CONFIG));
     }
 
     public boolean createTables() {

@@ -1,6 +1,8 @@
 package io.millrace.hadoop.hive;
 
 import io.millrace.common.config.ConfigException;
+import io.millrace.hadoop.HourLayout;
+import io.millrace.hadoop.LoadConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.client.SchemaRegistryClientConfig;
 import java.io.IOException;
@@ -28,7 +30,8 @@ import org.apache.hadoop.fs.Path;
  * {@code ADD PARTITION} for every hour directory the topic has under the data root (to register what a
  * load could not). Settings come from {@code --config FILE} and {@code --override key=value}, then the
  * options: {@code --schema-registry} is {@code schema.registry.url} (default http://127.0.0.1:8081),
- * {@code --data-root} is {@value HiveConfig#DATA_ROOT_CONFIG}.
+ * {@code --data-root} is {@value LoadConfig#DATA_ROOT_CONFIG}; the hour directories are named as
+ * {@value LoadConfig#LAYOUT_CONFIG} says, the loader's own setting.
  */
 public final class HiveDdlCommand {
 
@@ -75,7 +78,7 @@ public final class HiveDdlCommand {
         String table = options.containsKey("--table") ? ddl.checkedTableName((String) options.get("--table")) : ddl.tableName(topic);
         if (options.containsKey("--partitions")) {
             return hourDirectories(ddl.location(topic), config.layout()).stream()
-                .map(hour -> ddl.addPartition(table, topic, hour, config.layout())).toList();
+                .map(hour -> ddl.addPartition(table, topic, hour)).toList();
         }
         Schema schema = HiveTableDdl.valueSchema(new SchemaRegistryClient(config.originals()), topic);
         return List.of(options.containsKey("--alter-schema") ? ddl.setSchema(table, topic, schema)
@@ -112,7 +115,7 @@ public final class HiveDdlCommand {
         Map<String, String> overrides = (Map<String, String>) options.get("--override");
         settings.putAll(overrides);
         putIfGiven(settings, SchemaRegistryClientConfig.URL_CONFIG, options.get("--schema-registry"));
-        putIfGiven(settings, HiveConfig.DATA_ROOT_CONFIG, options.get("--data-root"));
+        putIfGiven(settings, LoadConfig.DATA_ROOT_CONFIG, options.get("--data-root"));
         return settings;
     }
 

@@ -1,5 +1,6 @@
 package io.millrace.hadoop.hive;
 
+import io.millrace.hadoop.HourLayout;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -12,7 +13,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes the hours a load wrote visible in Hive: for a topic and the hours it loaded, creates the topic's
@@ -24,11 +28,14 @@ import java.util.TreeSet;
  * halfway, is harmless: an hour that got late data keeps its partition, which reads the new files too.
  * Registering runs after the load has committed and cannot undo it; when it fails, the data is loaded
  * but not yet in Hive, and running the same registration again (or the statements of
- * {@code bin/millrace hive-ddl --partitions}) repairs it.
+ * {@code bin/millrace hive-ddl --partitions}) repairs it. The load runs {@link #registerEach} once it is
+ * complete, which reports a topic's failure instead of throwing it.
  *
  * <p>Thread-safe; each {@link #register} opens and closes its own connection.
  */
 public final class HivePartitions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HivePartitions.class);
 
     private final HiveConfig config;
     private final HiveTableDdl ddl;
@@ -69,6 +76,33 @@ public final class HivePartitions {
         return distinctHours(hours).size();
     }
 
+    /**
+     * Registers each topic's hours on its own, as the load does after its commit: a topic that fails (Hive
+     * or the registry unreachable, no JDBC driver, a schema Hive cannot take) is logged and reported with
+     * the command that catches its table up, and the other topics are registered all the same. Never
+     * throws for a topic's failure. Returns null when no JDBC URL is set: nothing was tried.
+     */
+    public HiveRegistration registerEach(Map<String, ? extends Collection<Instant>> hoursByTopic) {
+        if (!enabled()) {
+            return null;
+        }
+        List<HiveRegistration.Registered> registered = new ArrayList<>();
+        List<HiveRegistration.Failed> failed = new ArrayList<>();
+        for (Map.Entry<String, ? extends Collection<Instant>> topic : new TreeMap<>(hoursByTopic).entrySet()) {
+            List<String> labels = distinctHours(topic.getValue()).stream().map(h -> HourLayout.label(h.toEpochMilli())).toList();
+            try {
+                register(topic.getKey(), topic.getValue());
+                registered.add(new HiveRegistration.Registered(topic.getKey(), labels));
+            } catch (SQLException | RuntimeException e) {
+                String repair = HiveRegistration.repairCommand(topic.getKey());
+                LOG.warn("Hive did not get the {} hours of topic {} ({}): the data is loaded, but not yet in Hive. Run {} "
+                    + "with the load's settings and run what it prints in Hive", labels.size(), topic.getKey(), e, repair);
+                failed.add(new HiveRegistration.Failed(topic.getKey(), labels, e.toString(), repair));
+            }
+        }
+        return new HiveRegistration(registered, failed);
+    }
+
     /** What {@link #register} runs, in order: the table's DDL (if tables are created) and one ADD PARTITION per hour. */
     public List<String> statements(String topic, Collection<Instant> hours) {
         List<String> statements = new ArrayList<>();
@@ -77,7 +111,7 @@ public final class HivePartitions {
             statements.add(ddl.createTable(table, topic, HiveTableDdl.valueSchema(registry(), topic)));
         }
         for (Instant hour : distinctHours(hours)) {
-            statements.add(ddl.addPartition(table, topic, hour, config.layout()));
+            statements.add(ddl.addPartition(table, topic, hour));
         }
         return statements;
     }

@@ -1,5 +1,7 @@
 package io.millrace.hadoop.hive;
 
+import io.millrace.hadoop.HourLayout;
+import io.millrace.hadoop.LoadConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.client.SchemaRegistryClientException;
 import java.time.Instant;
@@ -13,7 +15,8 @@ import org.apache.avro.Schema;
 /**
  * The HiveQL for a loaded topic: one external table per topic, over {@code <data-root>/<topic>/hourly},
  * partitioned by the UTC event hour ({@code year, month, day, hour INT}), stored as Avro with the
- * topic's schema as {@code avro.schema.literal}; one {@code ADD PARTITION} per loaded hour.
+ * topic's schema as {@code avro.schema.literal}; one {@code ADD PARTITION} per loaded hour, located at
+ * the hour's directory as the loader names it ({@link HourLayout}, from {@value LoadConfig#LAYOUT_CONFIG}).
  *
  * <p><b>Names.</b> A topic's table is {@code <table prefix><topic>}, lower case, with every character
  * Hive does not take in a name ({@code .} and {@code -}, the only others a topic name may have) made
@@ -87,7 +90,7 @@ public final class HiveTableDdl {
 
     /** Where the table of {@code topic} lives: {@code <data-root>/<topic>/hourly}. */
     public String location(String topic) {
-        return config.dataRoot() + "/" + checkTopic(topic) + "/hourly";
+        return config.dataRoot() + "/" + HourLayout.topicDirectory(checkTopic(topic));
     }
 
     /** The partition columns with the configured prefix. */
@@ -120,8 +123,8 @@ public final class HiveTableDdl {
             + literal("avro.schema.literal") + "=" + literal(schema.toString()) + ")";
     }
 
-    /** {@code ADD IF NOT EXISTS PARTITION} for the UTC hour {@code hour} falls in, at its directory in {@code layout}. */
-    public String addPartition(String table, String topic, Instant hour, HourLayout layout) {
+    /** {@code ADD IF NOT EXISTS PARTITION} for the UTC hour {@code hour} falls in, at the directory the loader writes it to. */
+    public String addPartition(String table, String topic, Instant hour) {
         ZonedDateTime utc = HourLayout.startOfHour(hour);
         int[] values = {utc.getYear(), utc.getMonthValue(), utc.getDayOfMonth(), utc.getHour()};
         List<String> columns = partitionColumns();
@@ -130,7 +133,7 @@ public final class HiveTableDdl {
             spec.append(i == 0 ? "" : ", ").append(identifier(columns.get(i))).append('=').append(values[i]);
         }
         return "ALTER TABLE " + identifier(table) + " ADD IF NOT EXISTS PARTITION (" + spec + ") LOCATION "
-            + literal(location(topic) + "/" + layout.directory(hour));
+            + literal(location(topic) + "/" + config.layout().hourDirectory(hour));
     }
 
     /** {@code text} as a HiveQL string literal that Hive reads back as exactly {@code text} (see the class comment). */

@@ -1,5 +1,6 @@
 package io.millrace.hadoop.load;
 
+import io.millrace.hadoop.HourLayout;
 import io.millrace.hadoop.LoadConfig;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ final class HourlyFiles implements AutoCloseable {
     HourlyFiles(FileSystem fs, Path work, LoadConfig config, Map<String, String> namesByTopic) {
         this.fs = fs;
         this.work = work;
-        this.layout = new HourLayout(config.hiveLayout());
+        this.layout = config.layout();
         this.codec = config.codec().equals("deflate") ? CodecFactory.deflateCodec(config.deflateLevel())
             : CodecFactory.snappyCodec();
         this.namesByTopic = namesByTopic;

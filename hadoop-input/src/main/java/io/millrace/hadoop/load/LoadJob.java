@@ -1,11 +1,16 @@
 package io.millrace.hadoop.load;
 
 import io.millrace.common.config.ConfigException;
+import io.millrace.hadoop.HourLayout;
 import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.hive.HiveConfig;
+import io.millrace.hadoop.hive.HivePartitions;
+import io.millrace.hadoop.hive.HiveRegistration;
 import io.millrace.hadoop.input.LoadPlan;
 import io.millrace.hadoop.input.MillraceInputFormat;
 import io.millrace.hadoop.input.PartitionRange;
 import io.millrace.hadoop.input.SplitPlanner;
+import io.millrace.hadoop.state.HourCount;
 import io.millrace.hadoop.state.JsonFiles;
 import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.hadoop.state.Manifest;
@@ -17,8 +22,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -44,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * A crash before the rename leaves the previous state (the next load deletes the staging directory);
  * a crash after it is completed by the next load's {@link Recovery}. The job runs where the Hadoop
  * configuration says: on the LocalJobRunner unless {@code mapreduce.framework.name=yarn}.
+ *
+ * <p>Once complete, and only when {@value HiveConfig#JDBC_URL_CONFIG} is set, the hours written are added
+ * to the topics' Hive tables ({@link HivePartitions}); that step comes after the commit, so its failure is
+ * reported ({@link #hiveRegistration}) and never undoes the load.
  */
 public final class LoadJob {
 
@@ -55,6 +67,7 @@ public final class LoadJob {
     private final CommitHook hook;
     private final Class<? extends LoadMapper> mapper;
     private Counters counters;
+    private HiveRegistration hiveRegistration;
 
     public LoadJob(LoadConfig config, Configuration hadoopConf) {
         this(config, hadoopConf, CommitHook.NONE, LoadMapper.class);
@@ -63,6 +76,7 @@ public final class LoadJob {
     /** A load whose commit steps are reported to {@code hook} and whose map tasks run {@code mapper} (tests). */
     public LoadJob(LoadConfig config, Configuration hadoopConf, CommitHook hook, Class<? extends LoadMapper> mapper) {
         config.validateForLoad();
+        new HiveConfig(config.originals()); // bad Hive settings fail the load before it reads anything
         this.config = config;
         this.hadoopConf = hadoopConf;
         this.hook = hook;
@@ -78,7 +92,20 @@ public final class LoadJob {
         StateDir state = StateDir.open(config.stateDir(), hadoopConf);
         Path dataRoot = state.fs().makeQualified(new Path(config.dataRoot()));
         checkSameFileSystem(state, dataRoot);
-        new Recovery(state, hook).run();
+        List<LoadSummary> completed = new ArrayList<>(new Recovery(state, hook).run());
+        try {
+            LoadSummary summary = loadNew(state, dataRoot);
+            if (summary != null) {
+                completed.add(summary);
+            }
+            return summary;
+        } finally {
+            // after the commit, and after the loads recovery completed even when this one failed
+            hiveRegistration = registerInHive(completed, dataRoot);
+        }
+    }
+
+    private LoadSummary loadNew(StateDir state, Path dataRoot) throws IOException, InterruptedException {
         Manifest previous = state.newest().orElse(null);
         long sequence = previous == null ? 1 : previous.sequence() + 1;
         // unique even when a crashed attempt of the same sequence left its staging directory behind
@@ -96,6 +123,38 @@ public final class LoadJob {
         }
         hook.reached(CommitStep.JOB_SUCCEEDED);
         return commit(state, job, sequence, runId, previous, dataRoot);
+    }
+
+    /**
+     * What registering the loaded hours in Hive came to: null when {@value HiveConfig#JDBC_URL_CONFIG} is
+     * not set (nothing was tried), or before {@link #run}. The hours are those of this load and of the
+     * committed loads its recovery completed. A failure here never undoes the commit: it is reported, with
+     * the command that catches the table up.
+     */
+    public HiveRegistration hiveRegistration() {
+        return hiveRegistration;
+    }
+
+    /**
+     * Adds every hour the loads wrote, late hours included, as partitions of their topics' tables, each
+     * topic on its own. The partitions point into {@code dataRoot} as the loader resolved it, so a data root
+     * given without a file system is not resolved again against Hive's.
+     */
+    private HiveRegistration registerInHive(List<LoadSummary> loads, Path dataRoot) {
+        Map<String, Object> settings = new HashMap<>(config.originals());
+        settings.put(LoadConfig.DATA_ROOT_CONFIG, dataRoot.toString());
+        HivePartitions hive = new HivePartitions(settings);
+        return hive.enabled() ? hive.registerEach(hoursByTopic(loads)) : null;
+    }
+
+    private static Map<String, List<Instant>> hoursByTopic(List<LoadSummary> loads) {
+        Map<String, List<Instant>> hours = new TreeMap<>();
+        for (LoadSummary load : loads) {
+            for (HourCount count : load.counts()) {
+                hours.computeIfAbsent(count.topic(), topic -> new ArrayList<>()).add(HourLayout.fromLabel(count.hour()));
+            }
+        }
+        return hours;
     }
 
     /** The counters of the last job this load ran (null before it ran one), e.g. {@code LoaderCounter.LOST_OFFSETS}. */

@@ -1,6 +1,7 @@
 package io.millrace.hadoop.load;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.hadoop.HourLayout;
 import io.millrace.hadoop.input.LoadPlan;
 import io.millrace.hadoop.input.PartitionRange;
 import io.millrace.hadoop.state.CommittedOffset;

@@ -1,7 +1,10 @@
 package io.millrace.hadoop.load;
 
+import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.hadoop.state.StateDir;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,14 +27,17 @@ final class Recovery {
         this.completion = new LoadCompletion(state, hook);
     }
 
-    void run() throws IOException {
+    /** Recovers; returns the summaries of the committed loads it completed, oldest first. */
+    List<LoadSummary> run() throws IOException {
+        List<LoadSummary> completed = new ArrayList<>();
         for (long sequence : state.pending()) {
             LOG.warn("Load {} committed but did not complete (crashed after its commit point): completing it", sequence);
-            completion.complete(state.read(sequence));
+            completed.add(completion.complete(state.read(sequence)));
         }
         for (Path dir : state.loadDirs()) {
             LOG.warn("Deleting {}: the staging directory of a load that never committed", dir);
             state.fs().delete(dir, true);
         }
+        return completed;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -59,5 +60,12 @@ public final class JsonFiles {
 
     public static String toJson(Object value) throws IOException {
         return JSON.writeValueAsString(value);
+    }
+
+    /** {@code value} as a JSON object with one more field, {@code name}: {@code extra}. */
+    public static String toJson(Object value, String name, Object extra) throws IOException {
+        ObjectNode object = JSON.valueToTree(value);
+        object.set(name, JSON.valueToTree(extra));
+        return JSON.writeValueAsString(object);
     }
 }

@@ -3,6 +3,8 @@ package io.millrace.hadoop.tools;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.config.ServerArguments;
 import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.hive.HiveConfig;
+import io.millrace.hadoop.hive.HiveRegistration;
 import io.millrace.hadoop.load.LoadFailedException;
 import io.millrace.hadoop.load.LoadJob;
 import io.millrace.hadoop.state.JsonFiles;
@@ -18,8 +20,11 @@ import org.apache.hadoop.conf.Configuration;
  * {@code bin/millrace load --topics T1,T2 [--config FILE] [--override key=value ...]}: one load of the
  * topics' new messages into the data root. Every {@link LoadConfig} setting, consumer setting and Hadoop
  * setting may be in the file or an override; Hadoop's own *-site.xml files on the classpath apply
- * first. Prints the load's summary as JSON on stdout. Exit status: 0 loaded (or nothing new), 1 the
- * load failed and committed nothing, 2 bad arguments or settings.
+ * first. Prints the load's summary as JSON on stdout, with a field {@code hive} when the hours were
+ * registered in Hive ({@value HiveConfig#JDBC_URL_CONFIG} set). Exit status: 0 loaded (or nothing new),
+ * 1 the load failed and committed nothing, 2 bad arguments or settings, 3 the load is committed but
+ * Hive did not get the hours of some topic (stderr names the topics and the command that repairs them;
+ * running the load again would not: it registers only what it loads).
  */
 public final class LoadCommand {
 
@@ -27,7 +32,12 @@ public final class LoadCommand {
         + "  Loads the new messages of the topics into <millrace.hadoop.data.root> as Avro files by event hour.\n"
         + "  Needs bootstrap.servers (or zookeeper.connect), schema.registry.url, millrace.hadoop.data.root and\n"
         + "  millrace.hadoop.state.dir; see docs/hadoop.md. --topics may be left out when the settings name\n"
-        + "  millrace.hadoop.topics or millrace.hadoop.topics.regex.";
+        + "  millrace.hadoop.topics or millrace.hadoop.topics.regex.\n"
+        + "  Exit status: 0 loaded, 1 failed (nothing committed), 2 bad arguments or settings, 3 loaded but the\n"
+        + "  Hive partitions of some topic not registered (see stderr).";
+
+    /** The load committed, but registering its hours in Hive failed for some topic. */
+    static final int HIVE_REGISTRATION_FAILED = 3;
 
     private LoadCommand() {
     }
@@ -50,9 +60,9 @@ public final class LoadCommand {
             return 0;
         }
         try {
-            LoadSummary summary = new LoadJob(new LoadConfig(props), hadoopConf(props)).run();
-            out.println(summary == null ? "{\"records\": 0, \"note\": \"nothing new to load\"}" : JsonFiles.toJson(summary));
-            return 0;
+            LoadJob load = new LoadJob(new LoadConfig(props), hadoopConf(props));
+            LoadSummary summary = load.run();
+            return report(summary, load.hiveRegistration(), out, err);
         } catch (ConfigException e) {
             err.println("millrace load: " + e.getMessage());
             return 2;
@@ -63,6 +73,25 @@ public final class LoadCommand {
             err.println("millrace load failed: " + e);
             return 1;
         }
+    }
+
+    /** Prints the summary (and the Hive registration, if there was one); the exit status. */
+    private static int report(LoadSummary summary, HiveRegistration hive, PrintStream out, PrintStream err) throws IOException {
+        Object printed = summary == null ? new NothingNew(0, "nothing new to load") : summary;
+        out.println(hive == null ? JsonFiles.toJson(printed) : JsonFiles.toJson(printed, "hive", hive));
+        if (hive == null || !hive.anyFailed()) {
+            return 0;
+        }
+        for (HiveRegistration.Failed failed : hive.failed()) {
+            err.println("millrace load: the load is committed, but Hive did not get the " + failed.hours().size()
+                + " hours of topic " + failed.topic() + ": " + failed.error() + "\n  Register them with: " + failed.repair()
+                + " (with this load's --config/--override), then run what it prints in Hive.");
+        }
+        return HIVE_REGISTRATION_FAILED;
+    }
+
+    /** What is printed when a load found nothing new. */
+    private record NothingNew(long records, String note) {
     }
 
     /** The settings: --config and --override as every server takes them, plus --topics; null for --help. */

@@ -4,12 +4,13 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.config.ConfigDef;
+import io.millrace.hadoop.LoadConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.Test;
 
-/** docs/hadoop.md lists every Hive setting as HiveConfig declares it. */
+/** docs/hadoop.md lists every Hive setting as HiveConfig declares it, and none of the loader's. */
 public class HiveConfigDocsTest {
 
     private static final Path DOCS = Path.of("..", "docs", "hadoop.md");
@@ -22,8 +23,16 @@ public class HiveConfigDocsTest {
         int start = docs.indexOf(START);
         int end = docs.indexOf(END);
         assertTrue("docs/hadoop.md has no " + START.trim() + " ... " + END + " section", start >= 0 && end > start);
-        assertEquals("docs/hadoop.md: paste this table between the hive-config markers",
+        assertEquals("docs/hadoop.md is stale: run io.millrace.hadoop.tools.LoadConfigDocs docs/hadoop.md",
             HiveConfig.CONFIG.toMarkdownTable(), docs.substring(start + START.length(), end));
+    }
+
+    /** Where the data is, and how its hours are named, are the loader's settings: declared once, in LoadConfig. */
+    @Test
+    public void noSettingOfTheLoaderIsDeclaredAgain() {
+        for (ConfigDef.ConfigKey key : HiveConfig.CONFIG.keys()) {
+            assertTrue(key.name + " is the loader's", LoadConfig.CONFIG.key(key.name) == null);
+        }
     }
 
     @Test

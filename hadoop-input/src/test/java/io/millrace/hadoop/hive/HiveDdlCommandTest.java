@@ -5,6 +5,7 @@ import static io.millrace.hadoop.hive.EventSchemas.pageView;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.hadoop.LoadConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.client.SchemaRegistryClientConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
@@ -73,7 +74,7 @@ public class HiveDdlCommandTest {
         registry.register("page-views-key", Schema.create(Schema.Type.STRING));
 
         assertEquals(err(), 0, run("--topic", "page-views", "--schema-registry", url(), "--data-root", "hdfs://nn/data/"));
-        String expected = new HiveTableDdl(new HiveConfig(Map.of(HiveConfig.DATA_ROOT_CONFIG, "hdfs://nn/data")))
+        String expected = new HiveTableDdl(new HiveConfig(Map.of(LoadConfig.DATA_ROOT_CONFIG, "hdfs://nn/data")))
             .createTable("page-views", registry.getLatest("page-views-value").schema()) + ";\n";
         assertEquals(expected, out());
         assertTrue(out(), out().contains("{\"name\":\"referrer\",\"type\":[\"null\",\"string\"],\"default\":null}"));
@@ -85,7 +86,7 @@ public class HiveDdlCommandTest {
     public void theTableNameAndSettingsCanBeGiven() throws Exception {
         registry.register("clicks-value", pageView());
         Path config = TestDirs.create("hive-ddl").resolve("load.properties");
-        Files.writeString(config, HiveConfig.DATA_ROOT_CONFIG + "=file:///loads\n"
+        Files.writeString(config, LoadConfig.DATA_ROOT_CONFIG + "=file:///loads\n"
             + SchemaRegistryClientConfig.URL_CONFIG + "=" + url() + "\n"
             + HiveConfig.DATABASE_CONFIG + "=logs\n");
         assertEquals(err(), 0, run("--topic", "clicks", "--config", config.toString(), "--table", "all_clicks",
@@ -122,7 +123,7 @@ public class HiveDdlCommandTest {
         err.reset();
         registry.register("no-root-value", pageView());
         assertEquals(2, run("--topic", "no-root", "--schema-registry", url()));
-        assertTrue(err(), err().contains(HiveConfig.DATA_ROOT_CONFIG));
+        assertTrue(err(), err().contains(LoadConfig.DATA_ROOT_CONFIG));
         assertEquals(0, run("--help"));
         assertTrue(out(), out().startsWith("Usage: millrace hive-ddl"));
     }
@@ -137,17 +138,21 @@ public class HiveDdlCommandTest {
         }
         Files.writeString(hourly.resolve("year=2026/month=11/day=01/hour=00/views+0+0-9.avro"), "data");
         String rootUri = root.toUri().toString();
-        assertEquals(err(), 0, run("--topic", "views", "--data-root", rootUri, "--partitions"));
-        HiveTableDdl ddl = new HiveTableDdl(new HiveConfig(Map.of(HiveConfig.DATA_ROOT_CONFIG, rootUri)));
+        assertEquals(err(), 0, run("--topic", "views", "--data-root", rootUri, "--partitions",
+            "--override", LoadConfig.LAYOUT_CONFIG + "=hive"));
+        HiveTableDdl hive = new HiveTableDdl(new HiveConfig(Map.of(LoadConfig.DATA_ROOT_CONFIG, rootUri,
+            LoadConfig.LAYOUT_CONFIG, "hive")));
         StringBuilder expected = new StringBuilder();
         for (String hour : List.of("2026-10-31T23:00:00Z", "2026-11-01T00:00:00Z", "2026-11-01T07:00:00Z")) {
-            expected.append(ddl.addPartition("views", "views", Instant.parse(hour), HourLayout.HIVE)).append(";\n");
+            expected.append(hive.addPartition("views", "views", Instant.parse(hour))).append(";\n");
         }
         assertEquals(expected.toString(), out());
 
+        // the loader's default layout: only the yyyy/MM/dd/HH directory is an hour
         out.reset();
-        assertEquals(err(), 0, run("--topic", "views", "--data-root", rootUri, "--partitions",
-            "--override", HiveConfig.PARTITION_LAYOUT_CONFIG + "=plain"));
-        assertEquals(ddl.addPartition("views", "views", Instant.parse("2026-11-01T05:00:00Z"), HourLayout.PLAIN) + ";\n", out());
+        assertEquals(err(), 0, run("--topic", "views", "--data-root", rootUri, "--partitions"));
+        HiveTableDdl plain = new HiveTableDdl(new HiveConfig(Map.of(LoadConfig.DATA_ROOT_CONFIG, rootUri)));
+        assertEquals(plain.addPartition("views", "views", Instant.parse("2026-11-01T05:00:00Z")) + ";\n", out());
+        assertTrue(out(), out().endsWith("/views/hourly/2026/11/01/05';\n"));
     }
 }

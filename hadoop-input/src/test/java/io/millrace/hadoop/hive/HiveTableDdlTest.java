@@ -7,6 +7,8 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.config.ConfigException;
+import io.millrace.hadoop.HourLayout;
+import io.millrace.hadoop.LoadConfig;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +24,7 @@ public class HiveTableDdlTest {
 
     private static HiveTableDdl ddl(String... keyValues) {
         Map<String, Object> props = new HashMap<>();
-        props.put(HiveConfig.DATA_ROOT_CONFIG, ROOT);
+        props.put(LoadConfig.DATA_ROOT_CONFIG, ROOT);
         for (int i = 0; i < keyValues.length; i += 2) {
             props.put(keyValues[i], keyValues[i + 1]);
         }
@@ -50,6 +52,8 @@ public class HiveTableDdlTest {
         assertEquals("other.views", ddl(HiveConfig.DATABASE_CONFIG, "logs").checkedTableName("other.views"));
         assertThrows(ConfigException.class, () -> ddl(HiveConfig.TABLE_PREFIX_CONFIG, "my-"));
         assertThrows(ConfigException.class, () -> ddl(HiveConfig.PARTITION_COLUMN_PREFIX_CONFIG, "p."));
+        // the layout is the loader's setting, checked as the loader checks it
+        assertThrows(ConfigException.class, () -> ddl(LoadConfig.LAYOUT_CONFIG, "plain"));
     }
 
     @Test
@@ -63,7 +67,7 @@ public class HiveTableDdlTest {
             + "', 'millrace.topic'='page-views')";
         assertEquals(expected, ddl().createTable("page-views", schema));
         assertTrue(schema.toString().contains("e.g. 'profile'"));
-        assertEquals("file:/data/t/hourly", ddl(HiveConfig.DATA_ROOT_CONFIG, "file:/data//").location("t"));
+        assertEquals("file:/data/t/hourly", ddl(LoadConfig.DATA_ROOT_CONFIG, "file:/data//").location("t"));
         assertThrows(ConfigException.class, () -> new HiveTableDdl(new HiveConfig(Map.of())).location("t"));
     }
 
@@ -93,7 +97,7 @@ public class HiveTableDdlTest {
         assertEquals(List.of("p_year", "p_month", "p_day", "p_hour"), prefixed.partitionColumns());
         String create = prefixed.createTable("page-views", clash);
         assertTrue(create, create.contains("PARTITIONED BY (`p_year` INT, `p_month` INT, `p_day` INT, `p_hour` INT)"));
-        assertTrue(prefixed.addPartition("t", "page-views", Instant.parse("2026-03-07T09:00:00Z"), HourLayout.HIVE)
+        assertTrue(prefixed.addPartition("t", "page-views", Instant.parse("2026-03-07T09:00:00Z"))
             .contains("(`p_year`=2026, `p_month`=3, `p_day`=7, `p_hour`=9)"));
         // nested fields are not columns of the table: a header field named like one is fine
         ddl().createTable("page-views", pageView(field("timing", "{\"type\": \"record\", \"name\": \"Timing\", "
@@ -112,17 +116,30 @@ public class HiveTableDdlTest {
         Instant time = Instant.parse("2026-03-07T09:41:12.345Z");
         assertEquals("ALTER TABLE `page_views` ADD IF NOT EXISTS PARTITION (`year`=2026, `month`=3, `day`=7, `hour`=9) "
             + "LOCATION '" + ROOT + "/page-views/hourly/year=2026/month=03/day=07/hour=09'",
-            ddl().addPartition("page_views", "page-views", time, HourLayout.HIVE));
-        assertTrue(ddl().addPartition("page_views", "page-views", time, HourLayout.PLAIN)
+            ddl(LoadConfig.LAYOUT_CONFIG, "hive").addPartition("page_views", "page-views", time));
+        assertTrue(ddl().addPartition("page_views", "page-views", time)
             .endsWith("LOCATION '" + ROOT + "/page-views/hourly/2026/03/07/09'"));
         Instant hour = Instant.parse("2026-03-07T09:00:00Z");
         for (HourLayout layout : HourLayout.values()) {
-            assertEquals(Optional.of(hour), layout.parse(layout.directory(time)));
+            assertEquals(Optional.of(hour), layout.parse(layout.hourDirectory(time)));
         }
         assertEquals(Optional.empty(), HourLayout.HIVE.parse("2026/03/07/09"));
         assertEquals(Optional.empty(), HourLayout.HIVE.parse("year=2026/month=13/day=07/hour=09"));
-        assertEquals(Optional.empty(), HourLayout.PLAIN.parse("2026/02/30/00"));
-        assertEquals(Optional.empty(), HourLayout.PLAIN.parse("2026/03/07/09/extra"));
+        assertEquals(Optional.empty(), HourLayout.HOURLY.parse("2026/02/30/00"));
+        assertEquals(Optional.empty(), HourLayout.HOURLY.parse("2026/03/07/09/extra"));
+    }
+
+    /** One setting names the hour directories for both: the partition is the directory the loader filed the hour under. */
+    @Test
+    public void aPartitionPointsWhereTheLoaderWritesItsHour() {
+        Instant time = Instant.parse("2026-12-31T23:59:59.999Z");
+        for (HourLayout layout : HourLayout.values()) {
+            LoadConfig loader = new LoadConfig(Map.of(LoadConfig.STATE_DIR_CONFIG, ROOT + "-state",
+                LoadConfig.DATA_ROOT_CONFIG, ROOT, LoadConfig.LAYOUT_CONFIG, layout.setting()));
+            String written = loader.dataRoot() + "/" + loader.layout().directory("page-views", HourLayout.hourOf(time.toEpochMilli()));
+            String partition = ddl(LoadConfig.LAYOUT_CONFIG, layout.setting()).addPartition("page_views", "page-views", time);
+            assertTrue(partition, partition.endsWith(" LOCATION '" + written + "'"));
+        }
     }
 
     @Test

@@ -9,8 +9,11 @@ import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.LoadedData;
 import io.millrace.hadoop.LoaderCluster;
 import io.millrace.hadoop.LoaderCluster.SentEvent;
+import io.millrace.hadoop.hive.HiveConfig;
+import io.millrace.hadoop.hive.HiveRegistration;
 import io.millrace.hadoop.input.MillraceKey;
 import io.millrace.hadoop.input.MillraceValue;
+import io.millrace.hadoop.state.HourCount;
 import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.hadoop.state.StateDir;
 import java.io.IOException;
@@ -69,7 +72,9 @@ public class LoadJobTest {
         Map<String, Object> settings = cluster.loadSettings("main", TOPICS.toArray(String[]::new));
         settings.put(LoadConfig.MAX_SPLIT_RECORDS_CONFIG, 1_500);
         settings.put(LoadConfig.LAYOUT_CONFIG, "hive");
-        LoadSummary first = load(settings);
+        LoadJob firstLoad = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
+        LoadSummary first = firstLoad.run();
+        assertNull("no JDBC URL, no Hive", firstLoad.hiveRegistration());
         assertEquals(sent.size(), first.records());
         assertEquals(0, first.errors());
         assertEquals(TOPICS.size() * HOURS, first.counts().size());
@@ -111,6 +116,47 @@ public class LoadJobTest {
 
         assertEquals(sent.size(), load(settings).records());
         LoadedData.read(dataRoot(settings)).assertExactlyOnce(sent, false);
+    }
+
+    /**
+     * Without a Hive JDBC URL nothing is registered; with one whose driver is not on the classpath the load
+     * still commits (registration comes after the commit and cannot undo it), and the failure is reported per
+     * topic with every hour it wrote, late ones included, and the command that registers them by hand.
+     */
+    @Test
+    public void registeringInHiveComesAfterTheCommitAndAFailureThereIsReportedNotUndone() throws Exception {
+        cluster.createTopic("hive-views", 2);
+        List<SentEvent> sent = cluster.produce("hive-views", 2, 300, 3, 0);
+        Map<String, Object> settings = cluster.loadSettings("hive-views", "hive-views");
+        settings.put(LoadConfig.LAYOUT_CONFIG, "hive");
+        LoadJob withoutHive = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
+        assertEquals(sent.size(), withoutHive.run().records());
+        assertNull("no JDBC URL, nothing tried", withoutHive.hiveRegistration());
+
+        List<SentEvent> more = cluster.produce("hive-views", 2, 200, 3, 300);
+        settings.put(HiveConfig.JDBC_URL_CONFIG, "jdbc:no-such-driver://hive:10000/default");
+        LoadJob unreachable = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
+        LoadSummary second = unreachable.run();
+        assertEquals(more.size(), second.records());
+        StateDir state = StateDir.open((String) settings.get(LoadConfig.STATE_DIR_CONFIG), cluster.localJobConf());
+        assertEquals(List.of(1L, 2L), state.committed());
+        assertEquals(List.of(), state.pending());
+        sent.addAll(more);
+        LoadedData.read(dataRoot(settings)).assertExactlyOnce(sent, true);
+
+        HiveRegistration hive = unreachable.hiveRegistration();
+        assertEquals(List.of(), hive.registered());
+        assertEquals(1, hive.failed().size());
+        HiveRegistration.Failed failed = hive.failed().get(0);
+        assertEquals("hive-views", failed.topic());
+        assertEquals(second.counts().stream().map(HourCount::hour).toList(), failed.hours());
+        assertEquals("all three hours had data before: late, and registered all the same", 3, second.lateHours().size());
+        assertTrue(failed.error(), failed.error().contains("No suitable driver"));
+        assertEquals("bin/millrace hive-ddl --topic hive-views --partitions", failed.repair());
+
+        LoadJob nothingNew = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
+        assertNull(nothingNew.run());
+        assertEquals(new HiveRegistration(List.of(), List.of()), nothingNew.hiveRegistration());
     }
 
     static String dataRoot(Map<String, Object> settings) {

@@ -7,12 +7,14 @@ import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.LoadedData;
 import io.millrace.hadoop.LoaderCluster;
 import io.millrace.hadoop.LoaderCluster.SentEvent;
+import io.millrace.hadoop.hive.HiveConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -57,7 +59,35 @@ public class LoadCommandTest {
         assertEquals(0, status);
         String printed = out.toString(StandardCharsets.UTF_8);
         assertTrue(printed, printed.contains("\"records\" : 200"));
+        assertTrue("no JDBC URL, no Hive: " + printed, !printed.contains("\"hive\""));
         LoadedData.read(dataRoot).assertExactlyOnce(sent, false);
+    }
+
+    /** A Hive that cannot be reached does not fail a committed load: exit 3, the failure in the JSON and on stderr. */
+    @Test
+    public void aLoadThatHiveDidNotGetExitsWithThreeAndSaysHowToRepairIt() throws Exception {
+        cluster.createTopic("cli-hive", 2);
+        List<SentEvent> sent = cluster.produce("cli-hive", 2, 50, 2, 0);
+        Map<String, Object> settings = cluster.loadSettings("cli-hive", "cli-hive");
+        List<String> args = new ArrayList<>();
+        settings.forEach((k, v) -> args.addAll(List.of("--override", k + "=" + v)));
+        args.addAll(List.of("--override", "hadoop.tmp.dir=" + cluster.dir().resolve("hadoop-tmp"),
+            "--override", HiveConfig.JDBC_URL_CONFIG + "=jdbc:no-such-driver://hive:10000/default"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(3, LoadCommand.run(args.toArray(String[]::new), new PrintStream(out), new PrintStream(err)));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(printed, printed.contains("\"records\" : 100"));
+        assertTrue(printed, printed.contains("\"hive\" : {"));
+        assertTrue(printed, printed.contains("\"repair\" : \"bin/millrace hive-ddl --topic cli-hive --partitions\""));
+        String error = err.toString(StandardCharsets.UTF_8);
+        assertTrue(error, error.contains("the load is committed, but Hive did not get the 2 hours of topic cli-hive"));
+        assertTrue(error, error.contains("bin/millrace hive-ddl --topic cli-hive --partitions"));
+        LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(sent, false);
+
+        out.reset();
+        assertEquals("nothing new: nothing failed", 0, LoadCommand.run(args.toArray(String[]::new), new PrintStream(out), System.err));
+        assertTrue(out.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8).contains("nothing new to load"));
     }
 
     @Test
