@@ -165,9 +165,9 @@ public final class LoadComparison {
     }
 
     void report(PrintStream p) {
-        p.printf(Locale.ROOT, "%n%,d events of %.1f bytes on average (%.1f MB of values) in one partition; %d runs, "
+        p.printf(Locale.ROOT, "%n%,d events of %.1f bytes on average (%.1f MB of values) in one partition; runs: %d, "
             + "alternating the order; scale %s; min / **median** / max%n%n", topic.messages(),
-            topic.valueBytes() / (double) topic.messages(), topic.valueBytes() / 1e6, runs, BrokerComparison.format(scale));
+            topic.valueBytes() / (double) topic.messages(), topic.valueBytes() / 1e6, runs, Double.toString(scale));
         p.println("| reading the topic | records/s | MB/s | seconds |");
         p.println("| --- | --- | --- | --- |");
         results.forEach((side, timed) -> p.println("| " + side + " | " + triple(timed, Timed::recordsPerSecond) + " | "
