@@ -8,6 +8,7 @@ import java.nio.file.Path;
 final class MillraceBroker extends BrokerProcess {
 
     private int port = -1;
+    private String zookeeperConnect;
 
     MillraceBroker(Path parent, Path processLog, String heap) throws IOException {
         super("millrace", parent, processLog, heap);
@@ -24,7 +25,9 @@ final class MillraceBroker extends BrokerProcess {
             }
             if (Files.exists(processLog)) {
                 for (String line : Files.readAllLines(processLog)) {
-                    if (line.startsWith("READY ")) {
+                    if (line.startsWith("ZOOKEEPER ")) {
+                        zookeeperConnect = line.substring("ZOOKEEPER ".length()).trim();
+                    } else if (line.startsWith("READY ")) {
                         port = Integer.parseInt(line.substring("READY ".length()).trim());
                     }
                 }
@@ -36,6 +39,11 @@ final class MillraceBroker extends BrokerProcess {
     @Override
     String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** The broker's ZooKeeper, host:port, once {@link #start()} has returned. */
+    String zookeeperConnect() {
+        return zookeeperConnect;
     }
 
     @Override

@@ -14,9 +14,9 @@ import java.util.Map;
 /**
  * The Millrace side of the comparison, run in its own JVM by {@link MillraceBroker}: a standalone
  * ZooKeeper and broker 0 on free loopback ports, data under the directory given as the only
- * argument, the broker's defaults otherwise. Prints {@code READY <port>} once the broker answers,
- * then runs until its standard input closes (the harness exits or closes it) or SIGTERM, and then
- * stops the broker before ZooKeeper.
+ * argument, the broker's defaults otherwise. Prints {@code ZOOKEEPER <host:port>} and then
+ * {@code READY <port>} once the broker answers, then runs until its standard input closes (the
+ * harness exits or closes it) or SIGTERM, and then stops the broker before ZooKeeper.
  *
  * <p>ZooKeeper shares the broker's JVM and heap, as Kafka's KRaft controller shares the Kafka
  * broker's in combined mode.
@@ -64,6 +64,8 @@ public final class MillraceServerMain {
         };
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "millrace-bench-shutdown"));
         broker.startup();
+        // ZooKeeper for what shares the broker's cluster, such as the load comparison's schema registry
+        System.out.println("ZOOKEEPER " + zookeeper.connectString());
         System.out.println("READY " + broker.boundPort());
         System.out.flush();
         while (System.in.read() >= 0) {

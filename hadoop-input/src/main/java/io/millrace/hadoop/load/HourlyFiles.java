@@ -31,6 +31,7 @@ final class HourlyFiles implements AutoCloseable {
     private final CodecFactory codec;
     private final Map<String, String> namesByTopic;
     private final Map<String, Open> open = new LinkedHashMap<>();
+    private Open last;
 
     HourlyFiles(FileSystem fs, Path work, LoadConfig config, Map<String, String> namesByTopic) {
         this.fs = fs;
@@ -41,17 +42,29 @@ final class HourlyFiles implements AutoCloseable {
         this.namesByTopic = namesByTopic;
     }
 
+    // hot path: once per event
     void append(String topic, long eventTimeMs, int schemaId, GenericRecord event) throws IOException {
         long hour = HourLayout.hourOf(eventTimeMs);
+        Open file = last;
+        // A partition holds its events mostly in time order, so an event nearly always goes where the one
+        // before it went; the file's path (a String.format) is worked out only when the hour changes.
+        if (file == null || file.file.hourMs() != hour || file.file.schemaId() != schemaId || !file.file.topic().equals(topic)) {
+            file = fileFor(topic, hour, schemaId, event);
+            last = file;
+        }
+        file.writer.append(event);
+        file.records++;
+    }
+
+    private Open fileFor(String topic, long hour, int schemaId, GenericRecord first) throws IOException {
         String relative = DATA_DIRECTORY + "/" + layout.directory(topic, hour) + "/" + namesByTopic.get(topic)
             + ".s" + schemaId + ".avro";
         Open file = open.get(relative);
         if (file == null) {
-            file = create(relative, topic, hour, schemaId, event);
+            file = create(relative, topic, hour, schemaId, first);
             open.put(relative, file);
         }
-        file.writer.append(event);
-        file.records++;
+        return file;
     }
 
     private Open create(String relative, String topic, long hour, int schemaId, GenericRecord first) throws IOException {
@@ -72,6 +85,7 @@ final class HourlyFiles implements AutoCloseable {
             written.add(new WrittenFile(w.path(), w.topic(), w.hourMs(), w.schemaId(), file.records));
         }
         open.clear();
+        last = null;
         return written;
     }
 
@@ -81,6 +95,7 @@ final class HourlyFiles implements AutoCloseable {
             file.writer.close();
         }
         open.clear();
+        last = null;
     }
 
     private static final class Open {
