@@ -16,7 +16,6 @@ import io.millrace.hadoop.load.LoadJob;
 import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.schemaregistry.serde.AvroDeserializer;
 import io.millrace.schemaregistry.serde.AvroSerdeConfig;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -70,7 +69,7 @@ public final class AvroEventsDemo {
      * {@code loadDir} ({@code data/} for the files, {@code state/} for the load's state).
      */
     public static Outcome run(LocalCluster cluster, Path loadDir, PrintStream out) throws Exception {
-        try (SchemaRegistryServer registry = startRegistry(cluster)) {
+        try (SchemaRegistryServer registry = SchemaRegistryServer.startLocal(cluster.zookeeperConnect())) {
             String url = registry.urls().get(0);
             out.println("Schema registry at " + url + ", broker at " + cluster.bootstrapServers());
             cluster.createTopic(TOPIC, 1);
@@ -94,12 +93,6 @@ public final class AvroEventsDemo {
             LoadConfig.DATA_ROOT_CONFIG, dir.resolve("data").toUri().toString(),
             LoadConfig.STATE_DIR_CONFIG, dir.resolve("state").toUri().toString()));
         return new LoadJob(config, new Configuration()).run();
-    }
-
-    private static SchemaRegistryServer startRegistry(LocalCluster cluster) throws InterruptedException {
-        return new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
-            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
-            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect()))).start();
     }
 
     private static void send(Map<String, Object> config, PrintStream out) throws Exception {

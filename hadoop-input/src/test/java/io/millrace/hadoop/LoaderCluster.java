@@ -6,7 +6,6 @@ import io.millrace.producer.ProducerRecord;
 import io.millrace.producer.avro.AvroEventProducer;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.EventHeaders;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import io.millrace.testkit.TestDirs;
 import java.nio.file.Path;
@@ -53,10 +52,7 @@ public final class LoaderCluster implements AutoCloseable {
     public static LoaderCluster start(Map<String, Object> brokerOverrides) throws Exception {
         LocalCluster cluster = LocalCluster.start(1, brokerOverrides);
         try {
-            Map<String, Object> props = new HashMap<>();
-            props.put(SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0");
-            props.put(SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect());
-            SchemaRegistryServer registry = new SchemaRegistryServer(new SchemaRegistryConfig(props)).start();
+            SchemaRegistryServer registry = SchemaRegistryServer.startLocal(cluster.zookeeperConnect());
             return new LoaderCluster(cluster, registry, TestDirs.create("loader-"));
         } catch (Exception | Error e) {
             cluster.close();

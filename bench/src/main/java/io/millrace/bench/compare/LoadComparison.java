@@ -2,7 +2,6 @@ package io.millrace.bench.compare;
 
 import io.millrace.bench.compare.LoadScenarios.Load;
 import io.millrace.bench.compare.LoadScenarios.Timed;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -85,18 +84,12 @@ public final class LoadComparison {
         Path parent = Files.createTempDirectory(dataParent, "millrace-load-bench-");
         try (MillraceBroker broker = new MillraceBroker(parent, parent.resolve("broker.log"), "1g")) {
             broker.start();
-            try (SchemaRegistryServer registry = startRegistry(broker.zookeeperConnect())) {
+            try (SchemaRegistryServer registry = SchemaRegistryServer.startLocal(broker.zookeeperConnect())) {
                 measure(broker.bootstrapServers(), registry.urls().get(0), parent);
             }
         } finally {
             BrokerProcess.deleteRecursively(parent);
         }
-    }
-
-    private static SchemaRegistryServer startRegistry(String zookeeperConnect) throws InterruptedException {
-        return new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
-            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
-            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeperConnect))).start();
     }
 
     private void measure(String bootstrap, String registryUrl, Path parent) throws Exception {

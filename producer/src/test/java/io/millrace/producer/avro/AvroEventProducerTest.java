@@ -15,7 +15,6 @@ import io.millrace.schemaregistry.serde.AvroDeserializer;
 import io.millrace.schemaregistry.serde.AvroSerdeConfig;
 import io.millrace.schemaregistry.serde.AvroSerializer;
 import io.millrace.schemaregistry.serde.EventHeaders;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import io.millrace.testkit.MockTime;
 import java.time.Duration;
@@ -56,9 +55,7 @@ public class AvroEventProducerTest {
     @BeforeClass
     public static void start() throws Exception {
         cluster = LocalCluster.start();
-        registry = new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
-            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
-            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect()))).start();
+        registry = SchemaRegistryServer.startLocal(cluster.zookeeperConnect());
         client = new SchemaRegistryClient(Map.of(SchemaRegistryClientConfig.URL_CONFIG, registry.urls().get(0)));
     }
 

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -41,6 +42,17 @@ public final class SchemaRegistryServer implements AutoCloseable {
     public SchemaRegistryServer(SchemaRegistryConfig config) {
         this.config = config;
         this.store = new SchemaStore(config);
+    }
+
+    /**
+     * Starts a registry on an ephemeral port of 127.0.0.1 that keeps its schemas in the ZooKeeper at
+     * {@code zookeeperConnect}, with every other setting at its default: the registry a demo, a
+     * benchmark or a test runs next to an embedded broker cluster. Its URL is {@code urls().get(0)}.
+     */
+    public static SchemaRegistryServer startLocal(String zookeeperConnect) throws InterruptedException {
+        return new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
+            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
+            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeperConnect))).start();
     }
 
     /** Connects to ZooKeeper and binds every listener; throws when either fails. */

@@ -10,7 +10,6 @@ import io.millrace.producer.avro.AvroEventProducer;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.client.SchemaRegistryClientConfig;
 import io.millrace.schemaregistry.serde.EventHeaders;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,10 +52,7 @@ final class LoadedPageViews implements AutoCloseable {
     static LoadedPageViews start(Path dir) throws IOException, InterruptedException {
         LocalCluster cluster = LocalCluster.start();
         try {
-            Map<String, Object> props = new HashMap<>();
-            props.put(SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0");
-            props.put(SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect());
-            return new LoadedPageViews(cluster, new SchemaRegistryServer(new SchemaRegistryConfig(props)).start(), dir);
+            return new LoadedPageViews(cluster, SchemaRegistryServer.startLocal(cluster.zookeeperConnect()), dir);
         } catch (RuntimeException | Error e) {
             cluster.close();
             throw e;
