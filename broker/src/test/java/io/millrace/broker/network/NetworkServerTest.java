@@ -148,15 +148,23 @@ public class NetworkServerTest {
         };
         NetworkServer server = servers.start(handler);
         TestClient client = servers.connect(server);
-        client.send("first");
-        client.send("second");
-        client.send("third");
+        // One write, so the three frames reach the server in one read: once "first" is in progress
+        // the connection is muted, and frames sent separately would wait unread in the socket.
+        client.sendRaw(pipelined("first", "second", "third"));
         Conditions.waitUntil(() -> server.metrics().requestTotal() == 3, "all three frames received");
         client.close();
         Conditions.waitUntil(() -> server.metrics().connectionCount() == 0, "the client's close is seen");
         release.countDown();
         Conditions.waitUntil(() -> handled.size() == 3, "the frames queued behind the first are handled");
         assertEquals(List.of("first", "second", "third"), handled);
+    }
+
+    private static byte[] pipelined(String... payloads) {
+        java.io.ByteArrayOutputStream frames = new java.io.ByteArrayOutputStream();
+        for (String payload : payloads) {
+            frames.writeBytes(TestClient.frame(TestClient.utf8(payload)));
+        }
+        return frames.toByteArray();
     }
 
     @Test
