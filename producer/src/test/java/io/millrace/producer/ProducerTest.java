@@ -256,6 +256,8 @@ public class ProducerTest {
             assertEquals(50L, server.getAttribute(name, "record-send-total"));
             assertTrue((Double) server.getAttribute(name, "batch-size-avg") > 0);
             assertTrue((Double) server.getAttribute(name, "request-latency-max") > 0);
+            double recordsPerRequest = (Double) server.getAttribute(name, "records-per-request-avg");
+            assertTrue("records per request " + recordsPerRequest, recordsPerRequest >= 1 && recordsPerRequest <= 50);
             assertNotNull(server.getAttribute(name, "record-queue-time-avg"));
             assertEquals(32L * 1024 * 1024, server.getAttribute(name, "buffer-available-bytes"));
             assertNotNull(server.getAttribute(name, "bufferpool-wait-time-total"));

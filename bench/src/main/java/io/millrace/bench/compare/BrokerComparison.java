@@ -17,22 +17,24 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code bin/millrace bench [--scale S] [--quick]}: Millrace's broker against Apache Kafka's
- * broker, the same workloads with Kafka's Java clients, run after run in alternation (Millrace
- * then Kafka in odd rounds, Kafka then Millrace in even ones), each run against a freshly started broker in its own JVM with the
- * same heap and its data on the same filesystem. Prints a Markdown table of every figure as
- * min / median / max over the runs, with the Millrace/Kafka ratio of each run pair, and writes the
- * same as JSON to {@code <out>/results.json}.
+ * {@code bin/millrace bench [--scale S] [--quick]}: the paper's experiments on a Millrace broker and
+ * on an Apache Kafka broker, each in its own JVM with the same heap and its data on the same
+ * filesystem, with both Millrace's clients and Kafka's Java clients: the 2x2 matrix of
+ * {@link Cell}s, so that brokers and clients are compared separately. Round after round the
+ * brokers take turns going first (Millrace in odd rounds, Kafka in even ones) and so do the
+ * clients on each broker. Prints a Markdown table of every figure as min / median / max over the
+ * runs, with the ratios of each run pair ({@link Ratio}), and writes the same as JSON to
+ * {@code <out>/results.json}.
+ *
+ * <p>Each broker serves every round: started once and warmed by an unreported round 0 with both
+ * clients. A fresh broker per round made whichever client met it first pay for its warm-up, which
+ * moved single figures by 2-3x; every scenario writes to topics of its own instead.
  *
  * <p>Options: {@code --scale S} multiplies every message count (default 1); {@code --quick} is a
- * smoke run (scale 0.02, 2 runs each) that checks every scenario produces numbers; {@code --runs N}
- * (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR} (default
- * {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers' data
- * (default {@code java.io.tmpdir}); {@code --no-warmup}.
- *
- * <p>Before the measured runs, one unreported warm-up round (Kafka, then Millrace, at a fifth of
- * the message counts) warms this JVM's client code, which the first measured run would otherwise
- * pay for alone. {@code --quick} skips it.
+ * smoke run (scale 0.02, 2 runs each, no warm-up round) that checks every scenario produces
+ * numbers; {@code --runs N} (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR}
+ * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
+ * data (default {@code java.io.tmpdir}); {@code --no-warmup}.
  */
 public final class BrokerComparison {
 
@@ -43,36 +45,17 @@ public final class BrokerComparison {
     static final Map<ProducerMode, Long> PRODUCER_COUNTS = Map.of(
         ProducerMode.BATCH_1, 20_000L, ProducerMode.BATCH_50, 200_000L, ProducerMode.TUNED, 500_000L);
     static final long CONSUMER_COUNT = 500_000L;
+    /** Scenario 3: the fixed rate, and how long each rate is held at scale 1. */
+    static final double E2E_RATE = 10_000;
+    static final double E2E_SECONDS = 5;
     /** {@code --quick}: small enough for CI (well under 2 minutes), enough runs for a median. */
     static final double QUICK_SCALE = 0.02;
     static final int QUICK_RUNS = 2;
-
-    /** One reported figure: its values per side, run by run. */
-    static final class Figure {
-        final String scenario;
-        final String metric;
-        final Map<String, List<Double>> values = new LinkedHashMap<>();
-
-        Figure(String scenario, String metric) {
-            this.scenario = scenario;
-            this.metric = metric;
-            values.put(MILLRACE, new ArrayList<>());
-            values.put(KAFKA, new ArrayList<>());
-        }
-
-        List<Double> ratios() {
-            List<Double> m = values.get(MILLRACE);
-            List<Double> k = values.get(KAFKA);
-            List<Double> r = new ArrayList<>();
-            for (int i = 0; i < Math.min(m.size(), k.size()); i++) {
-                r.add(m.get(i) / k.get(i));
-            }
-            return r;
-        }
-    }
-
     /** The warm-up round's message counts, as a fraction of the measured runs'. */
     static final double WARMUP_FRACTION = 0.2;
+
+    static final String E2E_FIXED = "3. end-to-end at 10,000 msg/s";
+    static final String E2E_HALF = "3. end-to-end at half the maximum";
 
     double scale;
     boolean warmup = true;
@@ -165,16 +148,21 @@ public final class BrokerComparison {
         // the brokers' own hooks stop them and delete their directories; this one their parent
         Thread cleanup = new Thread(() -> BrokerProcess.deleteRecursively(parent), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
-        try {
+        try (BrokerProcess millrace = new MillraceBroker(parent, out.resolve("logs").resolve("millrace.log"), heap);
+             BrokerProcess kafka = new KafkaBroker(parent, out.resolve("logs").resolve("kafka.log"), heap)) {
+            millrace.start();
+            kafka.start();
+            Map<String, BrokerProcess> brokers = Map.of(MILLRACE, millrace, KAFKA, kafka);
+            for (BrokerProcess broker : brokers.values()) {
+                fillConsumerTopic(broker.bootstrapServers());
+            }
             for (int run = warmup ? 0 : 1; run <= runs; run++) {
                 for (String side : order(run)) {
-                    Path log = out.resolve("logs").resolve(side + "-run" + run + ".log");
-                    System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
-                        run, runs, side);
-                    try (BrokerProcess broker = side.equals(MILLRACE)
-                            ? new MillraceBroker(parent, log, heap) : new KafkaBroker(parent, log, heap)) {
-                        broker.start();
-                        runScenarios(side, broker, run == 0);
+                    for (BenchClient client : clientOrder(run)) {
+                        Cell cell = Cell.of(client, side);
+                        System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
+                            run, runs, cell.label());
+                        runCell(cell, brokers.get(side), run);
                     }
                 }
             }
@@ -193,58 +181,92 @@ public final class BrokerComparison {
         return run % 2 == 1 ? List.of(MILLRACE, KAFKA) : List.of(KAFKA, MILLRACE);
     }
 
-    private void runScenarios(String side, BrokerProcess broker, boolean warmingUp) throws Exception {
-        String bootstrap = broker.bootstrapServers();
+    /** On each broker the clients take turns going first the same way. */
+    static List<BenchClient> clientOrder(int run) {
+        return run % 2 == 1 ? List.of(BenchClient.MILLRACE, BenchClient.KAFKA) : List.of(BenchClient.KAFKA, BenchClient.MILLRACE);
+    }
+
+    /** The consumer scenarios' topic, written once per broker by the same (Kafka's) producer. */
+    private void fillConsumerTopic(String bootstrap) throws Exception {
+        Scenarios.createTopic(bootstrap, CONSUMER_TOPIC);
+        Scenarios.produce(bootstrap, CONSUMER_TOPIC, ProducerMode.FILL, count(CONSUMER_COUNT));
+    }
+
+    static final String CONSUMER_TOPIC = "consume";
+
+    private void runCell(Cell cell, BrokerProcess broker, int run) throws Exception {
         double measuredScale = scale;
-        if (warmingUp) {
+        if (run == 0) {
             scale = scale * WARMUP_FRACTION;
         }
         try {
-            runScenarios(side, broker, bootstrap, warmingUp);
+            runCell(cell, broker, run, run == 0);
         } finally {
             scale = measuredScale;
         }
     }
 
-    private void runScenarios(String side, BrokerProcess broker, String bootstrap, boolean warmingUp) throws Exception {
+    private void runCell(Cell cell, BrokerProcess broker, int run, boolean warmingUp) throws Exception {
+        String bootstrap = broker.bootstrapServers();
+        BenchClient client = cell.client;
+        double maximum = Double.NaN;
         for (ProducerMode mode : List.of(ProducerMode.BATCH_1, ProducerMode.BATCH_50, ProducerMode.TUNED)) {
-            String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + client.name + "-" + run;
             Scenarios.createTopic(bootstrap, topic);
             long n = count(PRODUCER_COUNTS.get(mode));
-            Measurement m = Scenarios.produce(bootstrap, topic, mode, n);
-            add("1. " + mode.label, "records/s", side, m.recordsPerSecond(), warmingUp);
-            add("1. " + mode.label, "MB/s", side, m.megabytesPerSecond(), warmingUp);
-            add("1. " + mode.label, "records/request", side, m.recordsPerRequest(), warmingUp);
-            add("4. storage after " + mode.label, "bytes/message beyond payload", side,
+            Measurement m = client.produce(bootstrap, topic, mode, n);
+            add("1. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+            add("1. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
+            add("1. " + mode.label, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
+            add("4. storage after " + mode.label, "bytes/message beyond payload", false, cell,
                 Scenarios.storageOverhead(broker.logDir(), topic, n), warmingUp);
-            System.err.printf("bench:   %s %s: %.0f records/s (%.1f records/request)%n", side, mode.label,
+            System.err.printf("bench:   %s: %.0f records/s (%.1f records/request)%n", mode.label,
                 m.recordsPerSecond(), m.recordsPerRequest());
+            if (mode == ProducerMode.TUNED) {
+                maximum = m.recordsPerSecond();
+            }
         }
-        String topic = "consume";
-        Scenarios.createTopic(bootstrap, topic);
         long n = count(CONSUMER_COUNT);
-        Scenarios.produce(bootstrap, topic, ProducerMode.FILL, n);
         for (ConsumerMode mode : ConsumerMode.values()) {
-            Measurement m = Scenarios.consume(bootstrap, topic, mode, n);
-            add("2. " + mode.label, "records/s", side, m.recordsPerSecond(), warmingUp);
-            add("2. " + mode.label, "MB/s", side, m.megabytesPerSecond(), warmingUp);
-            add("2. " + mode.label, "records/fetch", side, m.recordsPerRequest(), warmingUp);
-            System.err.printf("bench:   %s %s: %.0f records/s (%.1f records/fetch)%n", side, mode.label,
-                m.recordsPerSecond(), m.recordsPerRequest());
+            Measurement m = client.consume(bootstrap, CONSUMER_TOPIC, mode, n);
+            add("2. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+            add("2. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
+            if (client == BenchClient.KAFKA) { // Millrace's PartitionReader keeps no fetch statistics
+                add("2. " + mode.label, "records/fetch", true, cell, m.recordsPerRequest(), warmingUp);
+            }
+            System.err.printf("bench:   %s: %.0f records/s%n", mode.label, m.recordsPerSecond());
         }
+        endToEnd(cell, bootstrap, E2E_FIXED, E2E_RATE, run, warmingUp);
+        endToEnd(cell, bootstrap, E2E_HALF, maximum / 2, run, warmingUp);
     }
 
-    private void add(String scenario, String metric, String side, double value, boolean warmingUp) {
+    private void endToEnd(Cell cell, String bootstrap, String scenario, double rate, int run, boolean warmingUp)
+            throws Exception {
+        String topic = "e2e-" + (scenario.equals(E2E_FIXED) ? "fixed" : "half") + "-" + cell.client.name + "-" + run;
+        Scenarios.createTopic(bootstrap, topic);
+        long n = Math.max(1_000, Math.round(rate * E2E_SECONDS * scale));
+        EndToEndLatency.Result r = EndToEndLatency.run(cell.client, bootstrap, topic, rate, n);
+        add(scenario, "rate msg/s", true, cell, rate, warmingUp);
+        add(scenario, "p50 ms", false, cell, r.p50(), warmingUp);
+        add(scenario, "p99 ms", false, cell, r.p99(), warmingUp);
+        add(scenario, "p99.9 ms", false, cell, r.p999(), warmingUp);
+        add(scenario, "max ms", false, cell, r.max(), warmingUp);
+        r.stages().forEach((stage, value) -> add(scenario, stage, false, cell, value, warmingUp));
+        System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%n",
+            scenario, rate, r.p50(), r.p99(), r.p999());
+    }
+
+    private void add(String scenario, String metric, boolean higherIsBetter, Cell cell, double value, boolean warmingUp) {
         if (!warmingUp) {
-            add(scenario, metric, side, value);
+            add(scenario, metric, higherIsBetter, cell, value);
         }
     }
 
-    void add(String scenario, String metric, String side, double value) {
-        figures.computeIfAbsent(scenario + "|" + metric, k -> new Figure(scenario, metric)).values.get(side).add(value);
+    void add(String scenario, String metric, boolean higherIsBetter, Cell cell, double value) {
+        figures.computeIfAbsent(scenario + "|" + metric, k -> new Figure(scenario, metric, higherIsBetter)).add(cell, value);
     }
 
-    /** The figures lacking a finite value for some run of either side. */
+    /** The figures lacking a finite value for some run of a cell that reported it. */
     List<String> missing() {
         List<String> missing = new ArrayList<>();
         for (Figure f : figures.values()) {
@@ -262,13 +284,7 @@ public final class BrokerComparison {
     }
 
     static double[] minMedianMax(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        if (sorted.length == 0) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        return new double[] {sorted[0], median, sorted[n - 1]};
+        return Figure.minMedianMax(values);
     }
 
     static String format(double v) {
@@ -283,64 +299,44 @@ public final class BrokerComparison {
     }
 
     private static String triple(List<Double> values) {
+        if (values.isEmpty()) {
+            return "";
+        }
         double[] s = minMedianMax(values);
         return format(s[0]) + " / **" + format(s[1]) + "** / " + format(s[2]);
     }
 
     void report(PrintStream p) {
         p.println();
-        p.printf(Locale.ROOT, "%d runs per broker, alternating (Millrace first in odd rounds, Kafka first in even ones); scale %s; heap %s each; min / **median** / max%n%n",
-            runs, format(scale), heap);
-        p.println("| scenario | metric | Millrace | Kafka | Millrace/Kafka |");
-        p.println("| --- | --- | --- | --- | --- |");
+        p.printf(Locale.ROOT, "%d runs per cell, alternating (Millrace's broker and client first in odd rounds, Kafka's in even ones);"
+            + " scale %s; heap %s per broker; min / **median** / max%n%n", runs, format(scale), heap);
+        StringBuilder head = new StringBuilder("| scenario | metric |");
+        StringBuilder rule = new StringBuilder("| --- | --- |");
+        for (Cell c : Cell.values()) {
+            head.append(' ').append(c.label()).append(" |");
+            rule.append(" --- |");
+        }
+        for (Ratio r : Ratio.values()) {
+            head.append(' ').append(r.label).append(" |");
+            rule.append(" --- |");
+        }
+        p.println(head);
+        p.println(rule);
         for (Figure f : figures.values()) {
-            p.println("| " + f.scenario + " | " + f.metric + " | " + triple(f.values.get(MILLRACE)) + " | "
-                + triple(f.values.get(KAFKA)) + " | " + triple(f.ratios()) + " |");
+            StringBuilder row = new StringBuilder("| " + f.scenario + " | " + f.metric + " |");
+            for (Cell c : Cell.values()) {
+                row.append(' ').append(triple(f.values(c))).append(" |");
+            }
+            for (Ratio r : Ratio.values()) {
+                row.append(' ').append(triple(f.ratios(r))).append(" |");
+            }
+            p.println(row);
         }
     }
 
     Path writeJson() throws IOException {
-        StringBuilder j = new StringBuilder();
-        j.append("{\n");
-        j.append("  \"scale\": ").append(num(scale)).append(",\n");
-        j.append("  \"runs\": ").append(runs).append(",\n");
-        j.append("  \"heap\": ").append(str(heap)).append(",\n");
-        j.append("  \"clients\": ").append(str("Apache Kafka Java clients " + org.apache.kafka.common.utils.AppInfoParser.getVersion())).append(",\n");
-        j.append("  \"machine\": {\"processors\": ").append(Runtime.getRuntime().availableProcessors())
-            .append(", \"os\": ").append(str(System.getProperty("os.name") + " " + System.getProperty("os.version")))
-            .append(", \"java\": ").append(str(System.getProperty("java.vm.name") + " " + System.getProperty("java.version")))
-            .append("},\n");
-        j.append("  \"figures\": [\n");
-        int i = 0;
-        for (Figure f : figures.values()) {
-            j.append("    {\"scenario\": ").append(str(f.scenario)).append(", \"metric\": ").append(str(f.metric));
-            for (Map.Entry<String, List<Double>> e : f.values.entrySet()) {
-                j.append(", ").append(str(e.getKey())).append(": ").append(series(e.getValue()));
-            }
-            j.append(", \"ratio\": ").append(series(f.ratios())).append("}");
-            j.append(++i < figures.size() ? ",\n" : "\n");
-        }
-        j.append("  ]\n}\n");
         Path file = out.resolve("results.json");
-        Files.writeString(file, j.toString(), StandardCharsets.UTF_8);
+        ResultsJson.write(this, file);
         return file;
-    }
-
-    private static String series(List<Double> values) {
-        double[] s = minMedianMax(values);
-        StringBuilder b = new StringBuilder("{\"runs\": [");
-        for (int i = 0; i < values.size(); i++) {
-            b.append(i > 0 ? ", " : "").append(num(values.get(i)));
-        }
-        return b.append("], \"min\": ").append(num(s[0])).append(", \"median\": ").append(num(s[1]))
-            .append(", \"max\": ").append(num(s[2])).append("}").toString();
-    }
-
-    private static String num(double v) {
-        return Double.isFinite(v) ? Double.toString(v) : "null";
-    }
-
-    private static String str(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 }

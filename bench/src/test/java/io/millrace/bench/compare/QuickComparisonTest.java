@@ -11,14 +11,16 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
  * {@code bin/millrace bench --quick} as CI runs it: both brokers start in their own JVMs, every
- * scenario produces a finite number for every run of either side, and the report and JSON are
- * written. Asserts nothing about which broker is faster.
+ * scenario produces a finite number for every run of every cell of the client x broker matrix, and
+ * the report and JSON are written. Asserts nothing about which side is faster.
  */
 public class QuickComparisonTest {
 
@@ -36,14 +38,28 @@ public class QuickComparisonTest {
         Set<String> scenarios = new TreeSet<>();
         bench.figures.values().forEach(f -> scenarios.add(f.scenario));
         assertEquals(Set.of("1. producer batch 1", "1. producer batch 50", "1. producer tuned",
-            "2. consumer 200 KB fetch", "2. consumer defaults", "4. storage after producer batch 1",
-            "4. storage after producer batch 50", "4. storage after producer tuned"), scenarios);
+            "2. consumer 200 KB fetch", "2. consumer defaults", BrokerComparison.E2E_FIXED, BrokerComparison.E2E_HALF,
+            "4. storage after producer batch 1", "4. storage after producer batch 50", "4. storage after producer tuned"),
+            scenarios);
+        for (Figure f : bench.figures.values()) {
+            boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch");
+            Set<Cell> expected = kafkaOnly ? Set.of(Cell.KAFKA_ON_MILLRACE, Cell.KAFKA_ON_KAFKA) : Set.of(Cell.values());
+            assertEquals(f.scenario + " " + f.metric + ": the cells of the matrix", expected, f.values.keySet());
+        }
+        Figure p99 = bench.figures.get(BrokerComparison.E2E_FIXED + "|p99 ms");
+        for (Cell c : Cell.values()) {
+            assertTrue(c + " p99 is a latency", p99.median(c) > 0 && p99.median(c) < 60_000);
+        }
 
         ByteArrayOutputStream table = new ByteArrayOutputStream();
         bench.report(new PrintStream(table, true, StandardCharsets.UTF_8));
         assertTrue(table.toString(StandardCharsets.UTF_8).contains("| 1. producer batch 1 | records/s |"));
-        String json = Files.readString(bench.writeJson());
-        assertTrue(json.contains("\"scenario\": \"2. consumer defaults\""));
+        JsonNode json = new ObjectMapper().readTree(bench.writeJson().toFile());
+        assertEquals(4, json.get("cells").size());
+        JsonNode first = json.get("figures").get(0);
+        assertEquals(BrokerComparison.QUICK_RUNS, first.get("values").get("millrace-client/millrace-broker").get("runs").size());
+        assertTrue(first.get("ratios").has("broker"));
+        assertTrue(first.get("ratios").has("stack"));
         try (var files = Files.list(tmp.getRoot().toPath().resolve("data"))) {
             assertEquals("broker data directories left behind", 0, files.count());
         }

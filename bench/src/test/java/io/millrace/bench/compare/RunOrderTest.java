@@ -14,4 +14,10 @@ public class RunOrderTest {
         assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), BrokerComparison.order(2));
         assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), BrokerComparison.order(3));
     }
+
+    @Test
+    public void eachClientGoesFirstInEveryOtherRound() {
+        assertEquals(List.of(BenchClient.KAFKA, BenchClient.MILLRACE), BrokerComparison.clientOrder(2));
+        assertEquals(List.of(BenchClient.MILLRACE, BenchClient.KAFKA), BrokerComparison.clientOrder(3));
+    }
 }

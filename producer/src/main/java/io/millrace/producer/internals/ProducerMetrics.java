@@ -26,6 +26,8 @@ public final class ProducerMetrics extends ReadOnlyMetrics {
     private final DurationStat batchSize = new DurationStat();
     private final DurationStat sendBlocked = new DurationStat();
     private final LongAdder metadataWaitNanos = new LongAdder();
+    private final LongAdder requestsSent = new LongAdder();
+    private final LongAdder recordsInRequests = new LongAdder();
     private final RecentRate recordsSent;
     private final RecentRate recordErrors;
     private boolean registered;
@@ -40,6 +42,8 @@ public final class ProducerMetrics extends ReadOnlyMetrics {
             () -> recordQueueTime.max(1.0));
         define("request-latency-avg", "Mean ms from sending a produce request to its answer", () -> requestLatency.avg(NANOS_PER_MS));
         define("request-latency-max", "Longest ms from sending a produce request to its answer", () -> requestLatency.max(NANOS_PER_MS));
+        define("records-per-request-avg", "Mean records per produce request sent, retries included",
+            this::recordsPerRequest);
         define("batch-size-avg", "Mean bytes of the batches sent", () -> batchSize.avg(1.0));
         define("batch-size-max", "Largest batch sent, in bytes", () -> batchSize.max(1.0));
         define("record-send-rate", "Records acknowledged per second, over the last 30 to 60 s", recordsSent::perSecond);
@@ -66,6 +70,17 @@ public final class ProducerMetrics extends ReadOnlyMetrics {
     void recordBatchSent(long queuedMs, int bytes) {
         recordQueueTime.record(queuedMs);
         batchSize.record(bytes);
+    }
+
+    /** A produce request with {@code records} in its batches goes out. */
+    void recordRequestSent(int records) {
+        requestsSent.increment();
+        recordsInRequests.add(records);
+    }
+
+    private double recordsPerRequest() {
+        long requests = requestsSent.sum();
+        return requests == 0 ? 0.0 : recordsInRequests.sum() / (double) requests;
     }
 
     void recordRequestLatency(long nanos) {

@@ -181,7 +181,9 @@ public final class Sender {
     }
 
     private void send(Node node, List<ProducerBatch> batches, long nowMs) {
+        int records = 0;
         for (ProducerBatch batch : batches) {
+            records += batch.recordCount();
             if (batch.attempts() == 0) {
                 metrics.recordBatchSent(nowMs - batch.createdMs(), batch.sizeInBytes());
             }
@@ -190,6 +192,7 @@ public final class Sender {
                 muted.add(batch.topicPartition());
             }
         }
+        metrics.recordRequestSent(records);
         inFlight.merge(node, 1, Integer::sum);
         long startNs = time.nanoseconds();
         CompletableFuture<?> answer;

@@ -1,0 +1,234 @@
+package io.millrace.bench.compare;
+
+import io.millrace.common.serialization.ByteArraySerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.producer.MillraceProducer;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Scenario 3: end-to-end latency at a fixed send rate. A producer sends 200-byte messages at
+ * {@code rate} per second for {@code count} messages, each carrying {@link System#nanoTime()} at
+ * its {@code send()} in its first 8 bytes; a consumer in the same JVM, positioned at the start of
+ * the partition before the first send, takes the difference when its poll (or iterator) hands the
+ * message over. Both clients run with acks=1 and {@code linger.ms=0}, their defaults otherwise.
+ *
+ * <p>The producer keeps to a schedule: message {@code i} is due at {@code start + i / rate}; it
+ * parks until the next message is due and sends everything due at once when it wakes late, so a
+ * slow moment shows up as latency rather than as a lower rate. Latency is measured from the actual
+ * {@code send()} call, so time the producer spends behind schedule is not counted (the rates here
+ * are well below what either producer sustains).
+ */
+final class EndToEndLatency {
+
+    /** Percentiles and the clients' own view of where the time went, in milliseconds. */
+    record Result(long messages, double p50, double p99, double p999, double max, Map<String, Double> stages) {
+    }
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(3);
+
+    private EndToEndLatency() {
+    }
+
+    static Result run(BenchClient client, String bootstrap, String topic, double rate, long count) throws Exception {
+        long[] latencies = new long[Math.toIntExact(count)];
+        Map<String, Double> stages = new LinkedHashMap<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch positioned = new CountDownLatch(1);
+        Thread consumer = new Thread(() -> {
+            try {
+                if (client == BenchClient.KAFKA) {
+                    consumeWithKafka(bootstrap, topic, latencies, positioned, stages);
+                } else {
+                    consumeWithMillrace(bootstrap, topic, latencies, positioned);
+                }
+            } catch (Throwable t) {
+                failure.compareAndSet(null, t);
+                positioned.countDown();
+            }
+        }, "e2e-consumer");
+        consumer.setDaemon(true);
+        consumer.start();
+        if (!positioned.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the end-to-end consumer did not start");
+        }
+        if (failure.get() == null) {
+            if (client == BenchClient.KAFKA) {
+                produceWithKafka(bootstrap, topic, rate, count, stages);
+            } else {
+                produceWithMillrace(bootstrap, topic, rate, count, stages);
+            }
+        }
+        consumer.join(TIMEOUT.toMillis());
+        if (failure.get() != null) {
+            throw new IllegalStateException("end-to-end run on " + topic + " failed", failure.get());
+        }
+        if (consumer.isAlive()) {
+            consumer.interrupt();
+            throw new IllegalStateException("end-to-end run on " + topic + ": not every message arrived within " + TIMEOUT);
+        }
+        Arrays.sort(latencies);
+        return new Result(count, percentileMs(latencies, 0.50), percentileMs(latencies, 0.99),
+            percentileMs(latencies, 0.999), latencies[latencies.length - 1] / 1e6, stages);
+    }
+
+    /** The nearest-rank percentile of sorted nanosecond values, in milliseconds. */
+    static double percentileMs(long[] sortedNanos, double quantile) {
+        int rank = (int) Math.ceil(quantile * sortedNanos.length);
+        return sortedNanos[Math.max(0, Math.min(sortedNanos.length, rank) - 1)] / 1e6;
+    }
+
+    // ---- producers ----------------------------------------------------------------------------
+
+    /** Sends on schedule through {@code send}; returns when every message is acknowledged. */
+    private interface Sender {
+        void send(byte[] value);
+    }
+
+    private static void paced(double rate, long count, Sender sender) {
+        long start = System.nanoTime();
+        double intervalNanos = 1e9 / rate;
+        for (long i = 0; i < count; i++) {
+            long due = start + (long) (i * intervalNanos);
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            byte[] value = new byte[Scenarios.MESSAGE_BYTES];
+            ByteBuffer.wrap(value).putLong(System.nanoTime());
+            sender.send(value);
+        }
+    }
+
+    private static void produceWithKafka(String bootstrap, String topic, double rate, long count,
+                                         Map<String, Double> stages) throws Exception {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("key.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        props.put("value.serializer", org.apache.kafka.common.serialization.ByteArraySerializer.class.getName());
+        props.put("acks", "1");
+        props.put("linger.ms", "0");
+        props.put("enable.idempotence", "false");
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            producer.partitionsFor(topic);
+            paced(rate, count, value -> producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, 0, null, value),
+                (md, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            producer.flush();
+            var metrics = producer.metrics();
+            double metadataWait = Scenarios.metric(metrics, "producer-metrics", "metadata-wait-time-ns-total");
+            stages.put("send blocked ms/message", (Scenarios.metric(metrics, "producer-metrics", "bufferpool-wait-time-ns-total")
+                + (Double.isNaN(metadataWait) ? 0 : metadataWait)) / 1e6 / count);
+            stages.put("buffered ms (record-queue-time-avg)", Scenarios.metric(metrics, "producer-metrics", "record-queue-time-avg"));
+            stages.put("produce request ms (request-latency-avg)", Scenarios.metric(metrics, "producer-metrics", "request-latency-avg"));
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static void produceWithMillrace(String bootstrap, String topic, double rate, long count,
+                                            Map<String, Double> stages) throws Exception {
+        Map<String, Object> props = new HashMap<>();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("acks", "1");
+        props.put("linger.ms", "0");
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(props, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            producer.partitionsFor(topic);
+            paced(rate, count, value -> producer.send(new io.millrace.producer.ProducerRecord<>(topic, 0, null, value),
+                (md, e) -> {
+                    if (e != null) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            producer.flush();
+            stages.put("send blocked ms/message", number(producer.metrics().value("send-block-time-ns-total")) / 1e6 / count);
+            stages.put("buffered ms (record-queue-time-avg)", number(producer.metrics().value("record-queue-time-avg")));
+            stages.put("produce request ms (request-latency-avg)", number(producer.metrics().value("request-latency-avg")));
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+    }
+
+    private static double number(Object value) {
+        return value instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+
+    // ---- consumers ----------------------------------------------------------------------------
+
+    private static void consumeWithKafka(String bootstrap, String topic, long[] latencies, CountDownLatch positioned,
+                                         Map<String, Double> stages) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("enable.auto.commit", "false");
+        TopicPartition tp = new TopicPartition(topic, 0);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.assign(List.of(tp));
+            consumer.seek(tp, 0);
+            consumer.poll(Duration.ofMillis(100)); // connected and fetching before the first send
+            positioned.countDown();
+            int received = 0;
+            while (received < latencies.length && System.nanoTime() < deadline) {
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
+                long now = System.nanoTime();
+                for (var r : records) {
+                    latencies[received++] = now - ByteBuffer.wrap(r.value()).getLong();
+                }
+            }
+            stages.put("fetch request ms (fetch-latency-avg)",
+                Scenarios.metric(consumer.metrics(), "consumer-fetch-manager-metrics", "fetch-latency-avg"));
+            checkAll(received, latencies.length);
+        }
+    }
+
+    private static void consumeWithMillrace(String bootstrap, String topic, long[] latencies, CountDownLatch positioned) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("bootstrap.servers", bootstrap);
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(props))) {
+            reader.partitionCount(topic);
+            Iterator<ConsumerRecord<byte[], byte[]>> records =
+                reader.read(new io.millrace.common.TopicPartition(topic, 0), 0, latencies.length);
+            positioned.countDown(); // the first fetch goes out in hasNext() and waits for the first message
+            int received = 0;
+            while (records.hasNext()) {
+                byte[] value = records.next().value();
+                latencies[received++] = System.nanoTime() - ByteBuffer.wrap(value).getLong();
+            }
+            checkAll(received, latencies.length);
+        }
+    }
+
+    private static void checkAll(int received, int expected) {
+        if (received != expected) {
+            throw new IllegalStateException("received " + received + " of " + expected + " messages");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.millrace.bench.compare;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/** One reported figure: its values per cell of the matrix, run by run. */
+final class Figure {
+
+    final String scenario;
+    final String metric;
+    /** Whether a higher value is the better one (throughput) or a lower one (latency, overhead). */
+    final boolean higherIsBetter;
+    final Map<Cell, List<Double>> values = new EnumMap<>(Cell.class);
+
+    Figure(String scenario, String metric, boolean higherIsBetter) {
+        this.scenario = scenario;
+        this.metric = metric;
+        this.higherIsBetter = higherIsBetter;
+    }
+
+    void add(Cell cell, double value) {
+        values.computeIfAbsent(cell, c -> new ArrayList<>()).add(value);
+    }
+
+    List<Double> values(Cell cell) {
+        return values.getOrDefault(cell, List.of());
+    }
+
+    /** The ratio per run pair; empty when either of its cells has no values. */
+    List<Double> ratios(Ratio ratio) {
+        List<Double> n = values(ratio.numerator);
+        List<Double> d = values(ratio.denominator);
+        List<Double> r = new ArrayList<>();
+        for (int i = 0; i < Math.min(n.size(), d.size()); i++) {
+            r.add(n.get(i) / d.get(i));
+        }
+        return r;
+    }
+
+    static double[] minMedianMax(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        if (sorted.length == 0) {
+            return new double[] {Double.NaN, Double.NaN, Double.NaN};
+        }
+        int n = sorted.length;
+        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        return new double[] {sorted[0], median, sorted[n - 1]};
+    }
+
+    double median(Cell cell) {
+        return minMedianMax(values(cell))[1];
+    }
+}
