@@ -34,7 +34,8 @@ import java.util.Map;
  * smoke run (scale 0.02, 2 runs each, no warm-up round) that checks every scenario produces
  * numbers; {@code --runs N} (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR}
  * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
- * data (default {@code java.io.tmpdir}); {@code --no-warmup}.
+ * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --jfr}, a flight recording of
+ * each broker JVM ({@code logs/millrace.jfr}, {@code logs/kafka.jfr}) to see where its time goes.
  */
 public final class BrokerComparison {
 
@@ -59,6 +60,8 @@ public final class BrokerComparison {
 
     double scale;
     boolean warmup = true;
+    /** {@code --jfr}: a flight recording of each broker JVM into the output's logs directory. */
+    boolean flightRecordings;
     final int runs;
     final String heap;
     final Path out;
@@ -78,6 +81,7 @@ public final class BrokerComparison {
         int runs = 3;
         boolean quick = false;
         boolean noWarmup = false;
+        boolean jfr = false;
         String heap = "1g";
         Path out = null;
         Path data = Path.of(System.getProperty("java.io.tmpdir"));
@@ -88,13 +92,14 @@ public final class BrokerComparison {
             switch (a) {
                 case "--quick" -> quick = true;
                 case "--no-warmup" -> noWarmup = true;
+                case "--jfr" -> jfr = true;
                 case "--scale" -> explicitScale = Double.parseDouble(value(args, ++i, a));
                 case "--runs" -> explicitRuns = Integer.parseInt(value(args, ++i, a));
                 case "--heap" -> heap = value(args, ++i, a);
                 case "--out" -> out = Path.of(value(args, ++i, a));
                 case "--data-dir" -> data = Path.of(value(args, ++i, a));
                 case "-h", "--help" -> {
-                    System.out.println("Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--heap 1g] [--out DIR] [--data-dir DIR]");
+                    System.out.println("Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--jfr] [--heap 1g] [--out DIR] [--data-dir DIR]");
                     return;
                 }
                 default -> {
@@ -118,6 +123,7 @@ public final class BrokerComparison {
         }
         BrokerComparison bench = new BrokerComparison(scale, runs, heap, out, data);
         bench.warmup = !quick && !noWarmup;
+        bench.flightRecordings = jfr;
         bench.run();
         bench.report(System.out);
         Path json = bench.writeJson();
@@ -150,6 +156,10 @@ public final class BrokerComparison {
         Runtime.getRuntime().addShutdownHook(cleanup);
         try (BrokerProcess millrace = new MillraceBroker(parent, out.resolve("logs").resolve("millrace.log"), heap);
              BrokerProcess kafka = new KafkaBroker(parent, out.resolve("logs").resolve("kafka.log"), heap)) {
+            if (flightRecordings) {
+                millrace.recordFlight(out.resolve("logs").resolve("millrace.jfr"));
+                kafka.recordFlight(out.resolve("logs").resolve("kafka.jfr"));
+            }
             millrace.start();
             kafka.start();
             Map<String, BrokerProcess> brokers = Map.of(MILLRACE, millrace, KAFKA, kafka);

@@ -28,6 +28,8 @@ abstract class BrokerProcess implements AutoCloseable {
     final Path processLog;
     final String heap;
     Process process;
+    /** JVM options beyond the heap, the same for either broker (e.g. a flight recording). */
+    final List<String> jvmOptions = new ArrayList<>();
     private final Thread hook;
     private boolean closed;
 
@@ -49,12 +51,21 @@ abstract class BrokerProcess implements AutoCloseable {
     /** The directory holding the partition directories ({@code <topic>-<partition>}). */
     abstract Path logDir();
 
+    /**
+     * Records a Java Flight Recording of the broker's whole life (the {@code profile} settings,
+     * which sample Java stacks every 10-20 ms) into {@code file}, written when the JVM exits.
+     */
+    void recordFlight(Path file) {
+        jvmOptions.add("-XX:StartFlightRecording=settings=profile,filename=" + file.toAbsolutePath());
+    }
+
     /** A JVM with the given main class, the same java, classpath and heap for either broker. */
     List<String> javaCommand(String mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xms" + heap);
         cmd.add("-Xmx" + heap);
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(absoluteClassPath());
         cmd.add(mainClass);
