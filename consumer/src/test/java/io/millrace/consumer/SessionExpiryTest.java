@@ -35,13 +35,13 @@ public class SessionExpiryTest {
             long session = consumer.zooKeeperClient().getZookeeperClient().getZooKeeper().getSessionId();
 
             registries.expireSession(consumer.zooKeeperClient().getZookeeperClient().getZooKeeper());
-            Conditions.waitUntil(() -> sessionId(consumer) != session && consumer.ownedPartitions().size() == 2, 20_000,
+            Conditions.waitUntil(() -> sessionId(consumer) != session && consumer.ownedPartitions().size() == 2, 60_000,
                 "a new session that owns the partitions again");
             try (GroupOffsets offsets = new GroupOffsets(new io.millrace.consumer.ConsumerConfig(settings))) {
                 assertEquals("registered again", 1, offsets.members("g-expiring").size());
             }
             sent.addAll(producer.produce("expiring", 2, 10, "after"));
-            Conditions.waitUntil(() -> new HashSet<>(reads.values()).containsAll(sent), 20_000, "the later messages");
+            Conditions.waitUntil(() -> new HashSet<>(reads.values()).containsAll(sent), 60_000, "the later messages");
             assertTrue(reads.count() >= sent.size());
         }
     }
