@@ -3,6 +3,7 @@ package io.millrace.bench.compare;
 import io.millrace.bench.compare.Scenarios.ConsumerMode;
 import io.millrace.bench.compare.Scenarios.Measurement;
 import io.millrace.bench.compare.Scenarios.ProducerMode;
+import io.millrace.bench.compare.report.HtmlReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -67,6 +68,12 @@ public final class BrokerComparison {
     final Path out;
     final Path dataParent;
     final Map<String, Figure> figures = new LinkedHashMap<>();
+    /** Throughput over time of the producer and consumer scenarios, every measured run. */
+    final List<Timeline> timelines = new ArrayList<>();
+
+    /** One run's throughput over time, for the report's charts like the paper's figures 4 and 5. */
+    record Timeline(String scenario, Cell cell, int run, ThroughputTimeline timeline) {
+    }
 
     BrokerComparison(double scale, int runs, String heap, Path out, Path dataParent) {
         this.scale = scale;
@@ -129,6 +136,11 @@ public final class BrokerComparison {
         Path json = bench.writeJson();
         System.out.println();
         System.out.println("Results: " + json);
+        try {
+            System.out.println("Report:  " + HtmlReport.write(bench.out));
+        } catch (IOException e) {
+            System.err.println("bench: the HTML report could not be written: " + e);
+        }
         List<String> missing = bench.missing();
         if (!missing.isEmpty()) {
             System.err.println("bench: no numbers for " + missing);
@@ -226,6 +238,7 @@ public final class BrokerComparison {
             long n = count(PRODUCER_COUNTS.get(mode));
             Measurement m = client.produce(bootstrap, topic, mode, n);
             add("1. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+            timeline("1. " + mode.label, cell, run, m, warmingUp);
             add("1. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
             add("1. " + mode.label, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
             add("4. storage after " + mode.label, "bytes/message beyond payload", false, cell,
@@ -240,6 +253,7 @@ public final class BrokerComparison {
         for (ConsumerMode mode : ConsumerMode.values()) {
             Measurement m = client.consume(bootstrap, CONSUMER_TOPIC, mode, n);
             add("2. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+            timeline("2. " + mode.label, cell, run, m, warmingUp);
             add("2. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
             if (client == BenchClient.KAFKA) { // Millrace's PartitionReader keeps no fetch statistics
                 add("2. " + mode.label, "records/fetch", true, cell, m.recordsPerRequest(), warmingUp);
@@ -264,6 +278,12 @@ public final class BrokerComparison {
         r.stages().forEach((stage, value) -> add(scenario, stage, false, cell, value, warmingUp));
         System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%n",
             scenario, rate, r.p50(), r.p99(), r.p999());
+    }
+
+    private void timeline(String scenario, Cell cell, int run, Measurement m, boolean warmingUp) {
+        if (!warmingUp && m.timeline() != null) {
+            timelines.add(new Timeline(scenario, cell, run, m.timeline()));
+        }
     }
 
     private void add(String scenario, String metric, boolean higherIsBetter, Cell cell, double value, boolean warmingUp) {

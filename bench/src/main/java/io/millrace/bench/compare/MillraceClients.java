@@ -37,25 +37,31 @@ final class MillraceClients {
         try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             producer.partitionsFor(topic); // metadata outside the timing
+            ThroughputTimeline timeline = Scenarios.timeline();
             long start = System.nanoTime();
+            timeline.start();
             for (long i = 0; i < count && failure.get() == null; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, null, value), (md, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     } else {
-                        acked.incrementAndGet();
+                        if ((acked.incrementAndGet() & 63) == 0) { // a clock read per record would cost as much as the callback
+                            timeline.add(64);
+                        }
                     }
                 });
             }
             producer.flush();
             double seconds = (System.nanoTime() - start) / 1e9;
+            timeline.add(acked.get() & 63);
+            timeline.stop();
             if (failure.get() != null) {
                 throw new IllegalStateException("Millrace " + mode.label + " failed", failure.get());
             }
             if (acked.get() != count) {
                 throw new IllegalStateException("Millrace " + mode.label + ": " + acked.get() + " of " + count + " acknowledged");
             }
-            return new Measurement(count, seconds, recordsPerRequest(producer));
+            return new Measurement(count, seconds, recordsPerRequest(producer), timeline);
         }
     }
 
@@ -73,18 +79,25 @@ final class MillraceClients {
         long bytes = 0;
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(props))) {
             reader.partitionCount(topic); // metadata outside the timing
+            ThroughputTimeline timeline = Scenarios.timeline();
             long start = System.nanoTime();
+            timeline.start();
             Iterator<ConsumerRecord<byte[], byte[]>> records = reader.read(new TopicPartition(topic, 0), 0, count);
             while (records.hasNext()) {
                 bytes += records.next().value().length;
                 read++;
+                if ((read & 255) == 0) { // per record would cost more than the reading
+                    timeline.add(256);
+                }
             }
+            timeline.add(read & 255);
             double seconds = (System.nanoTime() - start) / 1e9;
+            timeline.stop();
             if (read != count || bytes != count * Scenarios.MESSAGE_BYTES) {
                 throw new IllegalStateException("Millrace " + mode.label + ": read " + read + " records, " + bytes
                     + " bytes; expected " + count);
             }
-            return new Measurement(read, seconds, Double.NaN);
+            return new Measurement(read, seconds, Double.NaN, timeline);
         }
     }
 }

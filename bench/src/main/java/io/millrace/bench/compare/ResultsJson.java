@@ -52,6 +52,16 @@ final class ResultsJson {
         for (Figure f : bench.figures.values()) {
             figures.add(figure(f));
         }
+        ArrayNode timelines = root.putArray("timelines");
+        for (BrokerComparison.Timeline t : bench.timelines) {
+            ObjectNode node = timelines.addObject();
+            node.put("scenario", t.scenario()).put("cell", t.cell().id()).put("run", t.run())
+                .put("interval_ms", t.timeline().intervalMillis());
+            ArrayNode rates = node.putArray("records_per_second");
+            for (double v : t.timeline().recordsPerSecond()) {
+                rates.add(Math.round(v));
+            }
+        }
         return root;
     }
 

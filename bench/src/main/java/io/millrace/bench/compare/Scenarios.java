@@ -36,6 +36,11 @@ final class Scenarios {
 
     static final int MESSAGE_BYTES = 200;
 
+    /** The throughput-over-time resolution: most timed sections last one to a few seconds. */
+    static ThroughputTimeline timeline() {
+        return new ThroughputTimeline(java.time.Duration.ofMillis(20), java.time.Duration.ofMinutes(10));
+    }
+
     /** A DefaultRecord of a 200-byte value, no key, small deltas: 209 bytes; a batch header: 61. */
     static final int BATCH_50_BYTES = 61 + 50 * 209 + 89;
 
@@ -83,8 +88,16 @@ final class Scenarios {
         }
     }
 
-    /** One timed run: how many messages of {@link #MESSAGE_BYTES} in how long. */
-    record Measurement(long records, double seconds, double recordsPerRequest) {
+    /**
+     * One timed run: how many messages of {@link #MESSAGE_BYTES} in how long, and how they were
+     * spread over that time ({@code timeline} may be null where nobody recorded it).
+     */
+    record Measurement(long records, double seconds, double recordsPerRequest, ThroughputTimeline timeline) {
+
+        Measurement(long records, double seconds, double recordsPerRequest) {
+            this(records, seconds, recordsPerRequest, null);
+        }
+
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -133,25 +146,32 @@ final class Scenarios {
         AtomicLong acked = new AtomicLong();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             producer.partitionsFor(topic); // metadata outside the timing
+            ThroughputTimeline timeline = timeline();
             long start = System.nanoTime();
+            timeline.start();
             for (long i = 0; i < count && failure.get() == null; i++) {
                 producer.send(new ProducerRecord<>(topic, 0, null, value), (md, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
                     } else {
-                        acked.incrementAndGet();
+                        if ((acked.incrementAndGet() & 63) == 0) { // a clock read per record would cost as much as the callback
+                            timeline.add(64);
+                        }
                     }
                 });
             }
             producer.flush();
             double seconds = (System.nanoTime() - start) / 1e9;
+            timeline.add(acked.get() & 63);
+            timeline.stop();
             if (failure.get() != null) {
                 throw new IllegalStateException(mode.label + " failed", failure.get());
             }
             if (acked.get() != count) {
                 throw new IllegalStateException(mode.label + ": " + acked.get() + " of " + count + " acknowledged");
             }
-            return new Measurement(count, seconds, metric(producer.metrics(), "producer-metrics", "records-per-request-avg"));
+            return new Measurement(count, seconds, metric(producer.metrics(), "producer-metrics", "records-per-request-avg"),
+                timeline);
         }
     }
 
@@ -169,25 +189,31 @@ final class Scenarios {
             consumer.seek(tp, 0);
             long read = 0;
             long bytes = 0;
+            ThroughputTimeline timeline = timeline();
             long start = System.nanoTime();
+            timeline.start();
             long deadline = start + TimeUnit.MINUTES.toNanos(5);
             while (read < count) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(500));
+                long before = read;
                 for (ConsumerRecord<byte[], byte[]> r : records) {
                     if (r.offset() < count) { // the range [0, count) of a topic that may hold more
                         bytes += r.value().length;
                         read++;
                     }
                 }
+                timeline.add(read - before);
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException(mode.label + ": read " + read + " of " + count + " in 5 minutes");
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
+            timeline.stop();
             if (read != count || bytes != count * MESSAGE_BYTES) {
                 throw new IllegalStateException(mode.label + ": read " + read + " records, " + bytes + " bytes; expected " + count);
             }
-            return new Measurement(read, seconds, metric(consumer.metrics(), "consumer-fetch-manager-metrics", "records-per-request-avg"));
+            return new Measurement(read, seconds, metric(consumer.metrics(), "consumer-fetch-manager-metrics", "records-per-request-avg"),
+                timeline);
         }
     }
 

@@ -60,6 +60,17 @@ public class QuickComparisonTest {
         assertEquals(BrokerComparison.QUICK_RUNS, first.get("values").get("millrace-client/millrace-broker").get("runs").size());
         assertTrue(first.get("ratios").has("broker"));
         assertTrue(first.get("ratios").has("stack"));
+        Set<String> timelineCells = new TreeSet<>();
+        json.get("timelines").forEach(t -> {
+            if (t.get("scenario").asText().equals("1. producer tuned")) {
+                timelineCells.add(t.get("cell").asText());
+                assertTrue("a throughput point per interval", t.get("records_per_second").size() > 0);
+            }
+        });
+        assertEquals(4, timelineCells.size());
+        String html = Files.readString(io.millrace.bench.compare.report.HtmlReport.write(out));
+        assertTrue(html.contains("<svg"));
+        assertTrue(html.contains(Cell.MILLRACE_ON_KAFKA.label()));
         try (var files = Files.list(tmp.getRoot().toPath().resolve("data"))) {
             assertEquals("broker data directories left behind", 0, files.count());
         }
