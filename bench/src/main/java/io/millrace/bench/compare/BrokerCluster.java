@@ -40,8 +40,9 @@ abstract class BrokerCluster implements AutoCloseable {
             throw new IllegalArgumentException("A cluster needs at least one broker, not " + size);
         }
         this.size = size;
-        this.dataParent = dataParent;
-        this.logDir = logDir;
+        // each node runs in its own directory, where a relative path would mean something else
+        this.dataParent = dataParent.toAbsolutePath();
+        this.logDir = logDir.toAbsolutePath();
         this.heap = heap;
     }
 
