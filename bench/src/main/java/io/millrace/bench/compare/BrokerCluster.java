@@ -60,7 +60,11 @@ abstract class BrokerCluster implements AutoCloseable {
             cluster.startNodes();
             cluster.awaitBrokers();
         } catch (Exception | Error e) {
-            cluster.close();
+            try {
+                cluster.close();
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
         }
         return cluster;
