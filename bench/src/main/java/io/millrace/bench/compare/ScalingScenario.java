@@ -32,6 +32,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ScalingScenario {
 
+    /** The cluster sizes of the 2014 test. */
+    static final List<Integer> BROKER_COUNTS = List.of(1, 2, 3);
     static final int PARTITIONS = 6;
     static final int PRODUCERS = 3;
     static final String TOPIC = "scaling";
