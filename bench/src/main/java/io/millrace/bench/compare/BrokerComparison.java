@@ -56,6 +56,11 @@ public final class BrokerComparison {
     /** The warm-up round's message counts, as a fraction of the measured runs'. */
     static final double WARMUP_FRACTION = 0.2;
 
+    /** Scenario 5: records per producer (three of them) per run, at scale 1. */
+    static final long SCALING_COUNT_PER_PRODUCER = 500_000L;
+    /** Scenario 6: each ceiling is the best of this many measurements. */
+    static final int CEILING_ATTEMPTS = 3;
+
     static final String E2E_FIXED = "3. end-to-end at 10,000 msg/s";
     static final String E2E_HALF = "3. end-to-end at half the maximum";
 
@@ -70,6 +75,8 @@ public final class BrokerComparison {
     final Map<String, Figure> figures = new LinkedHashMap<>();
     /** Throughput over time of the producer and consumer scenarios, every measured run. */
     final List<Timeline> timelines = new ArrayList<>();
+    /** Scenario 6, measured first while nothing else runs: the best of {@link #CEILING_ATTEMPTS} each. */
+    final List<MachineCeilings.Ceiling> ceilings = new ArrayList<>();
 
     /** One run's throughput over time, for the report's charts like the paper's figures 4 and 5. */
     record Timeline(String scenario, Cell cell, int run, ThroughputTimeline timeline) {
@@ -80,7 +87,8 @@ public final class BrokerComparison {
         this.runs = runs;
         this.heap = heap;
         this.out = out;
-        this.dataParent = dataParent;
+        // every broker runs in a directory of its own, so its paths must not be relative
+        this.dataParent = dataParent.toAbsolutePath();
     }
 
     public static void main(String[] args) throws Exception {
@@ -166,6 +174,30 @@ public final class BrokerComparison {
         // the brokers' own hooks stop them and delete their directories; this one their parent
         Thread cleanup = new Thread(() -> BrokerProcess.deleteRecursively(parent), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
+        try {
+            measureCeilings(parent);
+            runMatrix(parent);
+            runScaling(parent);
+        } finally {
+            BrokerProcess.deleteRecursively(parent);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    /** Scenario 6. A ceiling is a maximum, and a single page-cache write varies by 2-3x here. */
+    private void measureCeilings(Path parent) throws Exception {
+        System.err.println("bench: 6. the machine's ceilings");
+        Map<String, Double> best = new LinkedHashMap<>();
+        for (int attempt = 0; attempt < CEILING_ATTEMPTS; attempt++) {
+            for (MachineCeilings.Ceiling c : MachineCeilings.measure(parent, scale)) {
+                best.merge(c.name(), c.bytesPerSecond(), Math::max);
+            }
+        }
+        best.forEach((name, bytesPerSecond) -> ceilings.add(new MachineCeilings.Ceiling(name, bytesPerSecond)));
+    }
+
+    /** Scenarios 1 to 4 on one broker of each kind with both clients. */
+    private void runMatrix(Path parent) throws Exception {
         try (BrokerProcess millrace = new MillraceBroker(parent, out.resolve("logs").resolve("millrace.log"), heap);
              BrokerProcess kafka = new KafkaBroker(parent, out.resolve("logs").resolve("kafka.log"), heap)) {
             if (flightRecordings) {
@@ -188,9 +220,35 @@ public final class BrokerComparison {
                     }
                 }
             }
-        } finally {
-            BrokerProcess.deleteRecursively(parent);
-            Runtime.getRuntime().removeShutdownHook(cleanup);
+        }
+    }
+
+    /**
+     * Scenario 5, with Kafka's producer on both sides: for each cluster size a cluster of each kind,
+     * both up at once so that the runs can alternate as everywhere else, each run to a topic of its own.
+     */
+    private void runScaling(Path parent) throws Exception {
+        long perProducer = count(SCALING_COUNT_PER_PRODUCER);
+        for (int brokers : ScalingScenario.BROKER_COUNTS) {
+            String scenario = "5. scaling, " + brokers + (brokers == 1 ? " broker" : " brokers") + ", 3 producers";
+            System.err.println("bench: " + scenario);
+            try (BrokerCluster millrace = BrokerCluster.start(MILLRACE, brokers, parent, out.resolve("logs"), heap);
+                 BrokerCluster kafka = BrokerCluster.start(KAFKA, brokers, parent, out.resolve("logs"), heap)) {
+                Map<String, BrokerCluster> clusters = Map.of(MILLRACE, millrace, KAFKA, kafka);
+                for (int run = 1; run <= runs; run++) {
+                    for (String side : order(run)) {
+                        BrokerCluster cluster = clusters.get(side);
+                        String topic = ScalingScenario.TOPIC + "-" + run;
+                        cluster.createTopic(topic, ScalingScenario.PARTITIONS);
+                        Measurement m = ScalingScenario.produce(cluster.bootstrapServers(), topic, ScalingScenario.PARTITIONS,
+                            ScalingScenario.PRODUCERS, perProducer);
+                        Cell cell = Cell.of(BenchClient.KAFKA, side);
+                        add(scenario, "records/s", true, cell, m.recordsPerSecond());
+                        add(scenario, "MB/s", true, cell, m.megabytesPerSecond());
+                        System.err.printf(Locale.ROOT, "bench:   run %d %s: %.0f records/s%n", run, side, m.recordsPerSecond());
+                    }
+                }
+            }
         }
     }
 
@@ -361,6 +419,14 @@ public final class BrokerComparison {
                 row.append(' ').append(triple(f.ratios(r))).append(" |");
             }
             p.println(row);
+        }
+        if (!ceilings.isEmpty()) {
+            p.println();
+            p.println("| 6. ceiling of this machine | GB/s | 200-byte messages/s |");
+            p.println("| --- | --- | --- |");
+            for (MachineCeilings.Ceiling c : ceilings) {
+                p.println("| " + c.name() + " | " + format(c.bytesPerSecond() / 1e9) + " | " + format(c.messagesPerSecond()) + " |");
+            }
         }
     }
 

@@ -52,6 +52,11 @@ final class ResultsJson {
         for (Figure f : bench.figures.values()) {
             figures.add(figure(f));
         }
+        ArrayNode ceilings = root.putArray("ceilings");
+        for (MachineCeilings.Ceiling c : bench.ceilings) {
+            ceilings.addObject().put("name", c.name()).put("bytes_per_second", c.bytesPerSecond())
+                .put("messages_per_second", c.messagesPerSecond());
+        }
         ArrayNode timelines = root.putArray("timelines");
         for (BrokerComparison.Timeline t : bench.timelines) {
             ObjectNode node = timelines.addObject();

@@ -32,6 +32,7 @@ public class QuickComparisonTest {
         Path out = tmp.newFolder("results").toPath();
         BrokerComparison bench = new BrokerComparison(BrokerComparison.QUICK_SCALE, BrokerComparison.QUICK_RUNS,
             "512m", out, tmp.newFolder("data").toPath());
+        bench.warmup = false; // as --quick
         bench.run();
 
         assertEquals("figures without numbers", List.of(), bench.missing());
@@ -39,10 +40,14 @@ public class QuickComparisonTest {
         bench.figures.values().forEach(f -> scenarios.add(f.scenario));
         assertEquals(Set.of("1. producer batch 1", "1. producer batch 50", "1. producer tuned",
             "2. consumer 200 KB fetch", "2. consumer defaults", BrokerComparison.E2E_FIXED, BrokerComparison.E2E_HALF,
-            "4. storage after producer batch 1", "4. storage after producer batch 50", "4. storage after producer tuned"),
+            "4. storage after producer batch 1", "4. storage after producer batch 50", "4. storage after producer tuned",
+            "5. scaling, 1 broker, 3 producers", "5. scaling, 2 brokers, 3 producers", "5. scaling, 3 brokers, 3 producers"),
             scenarios);
+        assertEquals(4, bench.ceilings.size());
+        bench.ceilings.forEach(c -> assertTrue(c.name(), c.messagesPerSecond() > 0 && Double.isFinite(c.messagesPerSecond())));
         for (Figure f : bench.figures.values()) {
-            boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch");
+            boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch")
+                || f.scenario.startsWith("5.");
             Set<Cell> expected = kafkaOnly ? Set.of(Cell.KAFKA_ON_MILLRACE, Cell.KAFKA_ON_KAFKA) : Set.of(Cell.values());
             assertEquals(f.scenario + " " + f.metric + ": the cells of the matrix", expected, f.values.keySet());
         }
@@ -56,6 +61,7 @@ public class QuickComparisonTest {
         assertTrue(table.toString(StandardCharsets.UTF_8).contains("| 1. producer batch 1 | records/s |"));
         JsonNode json = new ObjectMapper().readTree(bench.writeJson().toFile());
         assertEquals(4, json.get("cells").size());
+        assertEquals(4, json.get("ceilings").size());
         JsonNode first = json.get("figures").get(0);
         assertEquals(BrokerComparison.QUICK_RUNS, first.get("values").get("millrace-client/millrace-broker").get("runs").size());
         assertTrue(first.get("ratios").has("broker"));
