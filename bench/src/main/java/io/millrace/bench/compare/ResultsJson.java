@@ -49,7 +49,7 @@ final class ResultsJson {
                 .put("numerator", r.numerator.id()).put("denominator", r.denominator.id());
         }
         ArrayNode figures = root.putArray("figures");
-        for (Figure f : bench.figures.values()) {
+        for (Figure f : bench.inScenarioOrder()) {
             figures.add(figure(f));
         }
         ArrayNode ceilings = root.putArray("ceilings");
