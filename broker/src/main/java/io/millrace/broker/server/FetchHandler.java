@@ -48,7 +48,8 @@ final class FetchHandler implements ApiHandler {
     public void handle(Request request) {
         FetchRequest body = request.body();
         FetchResult result = read(body);
-        if (body.maxWaitMs() <= 0 || result.isEnough(body.minBytes()) || body.topics().isEmpty()) {
+        // A fetch naming no partition has nothing an append could complete: it is answered now.
+        if (body.maxWaitMs() <= 0 || result.isEnough(body.minBytes()) || result.partitions() == 0) {
             respond(request, result);
             return;
         }
@@ -74,14 +75,17 @@ final class FetchHandler implements ApiHandler {
         ClusterSnapshot snapshot = metadata.snapshot();
         ReadBudget budget = new ReadBudget(body.maxBytes());
         List<FetchableTopicResponse> topics = new ArrayList<>(body.topics().size());
+        int partitionCount = 0;
         for (FetchTopic topic : body.topics()) {
+            partitionCount += topic.partitions().size();
             List<PartitionData> results = new ArrayList<>(topic.partitions().size());
             for (FetchPartition partition : topic.partitions()) {
                 results.add(readPartition(snapshot, topic.topic(), partition, budget));
             }
             topics.add(new FetchableTopicResponse(topic.topic(), results));
         }
-        return new FetchResult(new FetchResponse(0, Errors.NONE.code(), 0, topics), budget.bytesRead, budget.failed);
+        return new FetchResult(new FetchResponse(0, Errors.NONE.code(), 0, topics), partitionCount, budget.bytesRead,
+            budget.failed);
     }
 
     private PartitionData readPartition(ClusterSnapshot snapshot, String topic, FetchPartition partition, ReadBudget budget) {
@@ -101,7 +105,7 @@ final class FetchHandler implements ApiHandler {
     }
 
     /** What one pass over the partitions found. */
-    record FetchResult(FetchResponse response, long bytes, boolean anyFailed) {
+    record FetchResult(FetchResponse response, int partitions, long bytes, boolean anyFailed) {
 
         boolean isEnough(int minBytes) {
             return anyFailed || bytes >= minBytes;

@@ -138,6 +138,20 @@ public class BadInputTest {
         }
     }
 
+    @Test
+    public void aFetchNamingNoPartitionIsAnsweredAtOnceWhateverItsMaxWait() throws Exception {
+        CLUSTER.createTopic("no-partitions-asked", 1, Map.of());
+        try (RawClient client = client()) {
+            // Nothing to watch: parked, it would hold its connection for the whole max_wait_ms.
+            FetchRequest request = new FetchRequest(-1, Integer.MAX_VALUE, 1, 1024 * 1024, (byte) 0, 0, -1,
+                List.of(new FetchRequest.FetchTopic("no-partitions-asked", List.of())), List.of(), "");
+            client.send(request, FETCH_V);
+            FetchResponse response = (FetchResponse) client.receive(ApiKey.FETCH, FETCH_V);
+            assertEquals(Errors.NONE.code(), response.errorCode());
+            assertEquals(List.of(), response.responses().get(0).partitions());
+        }
+    }
+
     private static int waitingFetches() {
         return CLUSTER.broker(0).purgatory().size();
     }
