@@ -35,8 +35,9 @@ import java.util.Map;
  * smoke run (scale 0.02, 2 runs each, no warm-up round) that checks every scenario produces
  * numbers; {@code --runs N} (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR}
  * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
- * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --jfr}, a flight recording of
- * each broker JVM ({@code logs/millrace.jfr}, {@code logs/kafka.jfr}) to see where its time goes.
+ * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --jfr}, flight recordings of
+ * both broker JVMs and of this one ({@code logs/*.jfr}), cut into flame graphs of each scenario in
+ * each cell under {@code flames/} ({@link ScenarioProfiles}).
  */
 public final class BrokerComparison {
 
@@ -66,8 +67,9 @@ public final class BrokerComparison {
 
     double scale;
     boolean warmup = true;
-    /** {@code --jfr}: a flight recording of each broker JVM into the output's logs directory. */
+    /** {@code --jfr}: flight recordings of the brokers and this JVM, cut into flame graphs per scenario. */
     boolean flightRecordings;
+    private ScenarioProfiles profiles;
     final int runs;
     final String heap;
     final Path out;
@@ -198,11 +200,27 @@ public final class BrokerComparison {
 
     /** Scenarios 1 to 4 on one broker of each kind with both clients. */
     private void runMatrix(Path parent) throws Exception {
+        Map<String, Path> recordings = Map.of(MILLRACE, out.resolve("logs").resolve("millrace.jfr"),
+            KAFKA, out.resolve("logs").resolve("kafka.jfr"));
+        if (flightRecordings) {
+            profiles = new ScenarioProfiles(out);
+            profiles.start();
+        }
+        try {
+            runMatrix(parent, recordings);
+        } finally {
+            if (profiles != null) {
+                System.err.println("bench: flame graphs: " + profiles.render(recordings));
+            }
+        }
+    }
+
+    private void runMatrix(Path parent, Map<String, Path> recordings) throws Exception {
         try (BrokerProcess millrace = new MillraceBroker(parent, out.resolve("logs").resolve("millrace.log"), heap);
              BrokerProcess kafka = new KafkaBroker(parent, out.resolve("logs").resolve("kafka.log"), heap)) {
             if (flightRecordings) {
-                millrace.recordFlight(out.resolve("logs").resolve("millrace.jfr"));
-                kafka.recordFlight(out.resolve("logs").resolve("kafka.jfr"));
+                millrace.recordFlight(recordings.get(MILLRACE));
+                kafka.recordFlight(recordings.get(KAFKA));
             }
             millrace.start();
             kafka.start();
@@ -294,7 +312,7 @@ public final class BrokerComparison {
             String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + client.name + "-" + run;
             Scenarios.createTopic(bootstrap, topic);
             long n = count(PRODUCER_COUNTS.get(mode));
-            Measurement m = client.produce(bootstrap, topic, mode, n);
+            Measurement m = measured("1. " + mode.label, cell, warmingUp, () -> client.produce(bootstrap, topic, mode, n));
             add("1. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
             timeline("1. " + mode.label, cell, run, m, warmingUp);
             add("1. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
@@ -309,7 +327,7 @@ public final class BrokerComparison {
         }
         long n = count(CONSUMER_COUNT);
         for (ConsumerMode mode : ConsumerMode.values()) {
-            Measurement m = client.consume(bootstrap, CONSUMER_TOPIC, mode, n);
+            Measurement m = measured("2. " + mode.label, cell, warmingUp, () -> client.consume(bootstrap, CONSUMER_TOPIC, mode, n));
             add("2. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
             timeline("2. " + mode.label, cell, run, m, warmingUp);
             add("2. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
@@ -328,7 +346,8 @@ public final class BrokerComparison {
         String topic = "e2e-" + (scenario.equals(E2E_FIXED) ? "fixed" : "half") + "-" + cell.client.name + "-" + run;
         Scenarios.createTopic(bootstrap, topic);
         long n = Math.max(1_000, Math.round(rate * E2E_SECONDS * scale));
-        EndToEndLatency.Result r = EndToEndLatency.run(cell.client, bootstrap, topic, rate, n, producerSettings);
+        EndToEndLatency.Result r = measured(scenario, cell, warmingUp,
+            () -> EndToEndLatency.run(cell.client, bootstrap, topic, rate, n, producerSettings));
         add(scenario, "rate msg/s", true, cell, rate, warmingUp);
         add(scenario, "p50 ms", false, cell, r.p50(), warmingUp);
         add(scenario, "p99 ms", false, cell, r.p99(), warmingUp);
@@ -337,6 +356,11 @@ public final class BrokerComparison {
         r.stages().forEach((stage, value) -> add(scenario, stage, false, cell, value, warmingUp));
         System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%n",
             scenario, rate, r.p50(), r.p99(), r.p999());
+    }
+
+    /** Runs one scenario in one cell; with {@code --jfr}, a measured run is a window of its flame graphs. */
+    private <T> T measured(String scenario, Cell cell, boolean warmingUp, java.util.concurrent.Callable<T> work) throws Exception {
+        return profiles == null || warmingUp ? work.call() : profiles.measure(scenario, cell, work);
     }
 
     private void timeline(String scenario, Cell cell, int run, Measurement m, boolean warmingUp) {

@@ -56,7 +56,7 @@ abstract class BrokerProcess implements AutoCloseable {
      * which sample Java stacks every 10-20 ms) into {@code file}, written when the JVM exits.
      */
     void recordFlight(Path file) {
-        jvmOptions.add("-XX:StartFlightRecording=settings=profile,filename=" + file.toAbsolutePath());
+        jvmOptions.add("-XX:StartFlightRecording=settings=profile,method-profiling=max,filename=" + file.toAbsolutePath());
     }
 
     /** A JVM with the given main class, the same java, classpath and heap for either broker. */
