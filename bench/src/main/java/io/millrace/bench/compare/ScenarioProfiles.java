@@ -1,6 +1,7 @@
 package io.millrace.bench.compare;
 
 import io.millrace.bench.compare.report.FlameGraphSvg;
+import io.millrace.bench.compare.report.HtmlReport;
 import io.millrace.bench.profile.CallTree;
 import io.millrace.bench.profile.FlightRecordingSamples;
 import io.millrace.bench.profile.TimeWindow;
@@ -41,7 +42,7 @@ final class ScenarioProfiles {
     private Recording recording;
 
     ScenarioProfiles(Path out) {
-        this.dir = out.resolve("flames");
+        this.dir = out.resolve(HtmlReport.FLAMES);
         this.clientRecording = out.resolve("logs").resolve("clients.jfr");
     }
 

@@ -29,6 +29,8 @@ public final class FlightRecordingSamples {
 
     public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     private static final Pattern NUMBERS = Pattern.compile("\\d+");
+    /** A lambda's hidden class, {@code Foo$$Lambda$123/0x0000000800c3b000}: its numbers change from run to run. */
+    private static final Pattern LAMBDA = Pattern.compile("\\$\\$Lambda\\$[^.]*");
 
     private FlightRecordingSamples() {
     }
@@ -100,6 +102,6 @@ public final class FlightRecordingSamples {
         if (method == null) {
             return "[unknown]";
         }
-        return method.getType().getName() + "." + method.getName();
+        return LAMBDA.matcher(method.getType().getName()).replaceAll("\\$\\$Lambda") + "." + method.getName();
     }
 }

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Renders a comparison's {@code results.json} as {@code report.html} beside it: one self-contained
@@ -19,6 +21,8 @@ public final class HtmlReport {
 
     public static final String RESULTS = "results.json";
     public static final String REPORT = "report.html";
+    /** Where {@code bench --jfr} draws its flame graphs, beside the report. */
+    public static final String FLAMES = "flames";
 
     /** Lenient about what the bench may write when a run had no number: NaN, Infinity. */
     private static final JsonMapper JSON = JsonMapper.builder()
@@ -40,7 +44,7 @@ public final class HtmlReport {
         if (root == null || !root.isObject()) {
             throw new IOException(outDir.resolve(RESULTS) + " does not hold a JSON object");
         }
-        String html = render(BenchResults.from(root));
+        String html = new ReportPage(BenchResults.from(root), flameGraphs(outDir)).render();
         Path report = outDir.resolve(REPORT);
         Files.writeString(report, html, StandardCharsets.UTF_8);
         return report;
@@ -48,6 +52,18 @@ public final class HtmlReport {
 
     static String render(BenchResults results) {
         return new ReportPage(results).render();
+    }
+
+    /** The flame graphs a {@code --jfr} run drew under {@code outDir/flames}, as paths relative to {@code outDir}. */
+    static List<String> flameGraphs(Path outDir) throws IOException {
+        Path flames = outDir.resolve(FLAMES);
+        if (!Files.isDirectory(flames)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(flames)) {
+            return files.map(f -> f.getFileName().toString()).filter(name -> name.endsWith(".svg")).sorted()
+                .map(name -> FLAMES + "/" + name).toList();
+        }
     }
 
     public static void main(String[] args) throws IOException {

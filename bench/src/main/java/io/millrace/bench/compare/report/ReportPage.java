@@ -44,9 +44,16 @@ final class ReportPage {
     private final BenchResults results;
     private final List<Cell> cells;
     private final Map<String, String> colours;
+    private final List<String> flameGraphs;
 
     ReportPage(BenchResults results) {
+        this(results, List.of());
+    }
+
+    /** {@code flameGraphs}: paths, relative to the report, of the flame graphs a {@code --jfr} run drew. */
+    ReportPage(BenchResults results, List<String> flameGraphs) {
         this.results = results;
+        this.flameGraphs = flameGraphs;
         this.cells = results.allCells();
         this.colours = Palette.colours(cells);
     }
@@ -64,6 +71,7 @@ final class ReportPage {
         section(b, "Throughput over time", charts(timelineCharts()));
         section(b, "Latency percentiles", charts(latencyCharts()));
         section(b, "Machine ceilings", ceilings());
+        section(b, "Flame graphs", flameGraphLinks());
         b.append("</body>\n</html>\n");
         return b.toString();
     }
@@ -96,6 +104,19 @@ final class ReportPage {
             }
         }
         return present.isEmpty() ? null : String.join(", ", present);
+    }
+
+    private String flameGraphLinks() {
+        if (flameGraphs.isEmpty()) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("<p class=\"note\">Where each scenario's CPU time went, from the JFR "
+            + "recordings of <code>--jfr</code>: one flame graph of the clients' JVM and one of the broker's per scenario and "
+            + "cell.</p>\n<ul>\n");
+        for (String path : flameGraphs) {
+            b.append("<li><a href=\"").append(Xml.escape(path)).append("\">").append(Xml.escape(path)).append("</a></li>\n");
+        }
+        return b.append("</ul>\n").toString();
     }
 
     private static void section(StringBuilder b, String heading, String body) {

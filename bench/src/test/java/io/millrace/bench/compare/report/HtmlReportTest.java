@@ -154,6 +154,23 @@ public class HtmlReportTest {
         assertTrue(Files.readString(dir.resolve(HtmlReport.REPORT)).contains("<svg"));
     }
 
+    @Test
+    public void theFlameGraphsOfAJfrRunAreLinkedFromTheReport() throws IOException {
+        Path dir = tmp.newFolder().toPath();
+        Files.writeString(dir.resolve(HtmlReport.RESULTS), sample());
+        Path flames = Files.createDirectories(dir.resolve(HtmlReport.FLAMES));
+        Files.writeString(flames.resolve("2-consumer--b.svg"), "<svg/>");
+        Files.writeString(flames.resolve("1-producer--a.svg"), "<svg/>");
+        Files.writeString(flames.resolve("top-frames.md"), "# not a flame graph");
+
+        String html = Files.readString(HtmlReport.write(dir));
+        assertTrue(html.contains("<h2>Flame graphs</h2>"));
+        int first = html.indexOf("<a href=\"flames/1-producer--a.svg\">");
+        assertTrue("linked, in name order", first > 0 && first < html.indexOf("<a href=\"flames/2-consumer--b.svg\">"));
+        assertFalse(html.contains("top-frames.md"));
+        assertFalse("no section without a --jfr run", render(sample()).contains("Flame graphs"));
+    }
+
     private String render(String json) throws IOException {
         Path dir = tmp.newFolder().toPath();
         Files.writeString(dir.resolve(HtmlReport.RESULTS), json, StandardCharsets.UTF_8);
