@@ -121,18 +121,23 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         if (closed) {
             throw new IllegalStateException("Cannot send after the producer is closed");
         }
-        long deadlineMs = time.milliseconds() + maxBlockMs;
+        // One clock read per record: it is the deadline's start and the record's timestamp both.
+        long nowMs = time.milliseconds();
+        long deadlineMs = nowMs + maxBlockMs;
         try {
-            int partitionCount = partitionCount(record.topic(), deadlineMs);
+            int partitionCount = metadata.snapshot().partitionCount(record.topic());
+            if (partitionCount <= 0) {
+                partitionCount = awaitPartitionCount(record.topic(), deadlineMs);
+                nowMs = time.milliseconds();
+            }
             byte[] key = serialize(keySerializer, record, record.key(), "key");
             byte[] value = serialize(valueSerializer, record, record.value(), "value");
             int partition = choosePartition(record, key, value, partitionCount);
             Header[] headers = record.headers().isEmpty() ? NO_HEADERS : record.headers().toArray(NO_HEADERS);
             ensureFits(record.topic(), key, value, headers);
-            long timestamp = record.timestamp() != null ? record.timestamp() : time.milliseconds();
-            long remainingMs = Math.max(0, deadlineMs - time.milliseconds());
+            long timestamp = record.timestamp() != null ? record.timestamp() : nowMs;
             return accumulator.append(record.topic(), partition, partitionCount, timestamp, key, value, headers,
-                callback, remainingMs);
+                callback, Math.max(0, deadlineMs - nowMs));
         } catch (SerializationException | IllegalStateException e) {
             metrics.recordError();
             throw e;
@@ -147,16 +152,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     @Override
     public List<PartitionInfo> partitionsFor(String topic) throws InterruptedException {
-        partitionCount(topic, time.milliseconds() + maxBlockMs);
+        if (metadata.cluster().partitionCount(topic) <= 0) {
+            awaitPartitionCount(topic, time.milliseconds() + maxBlockMs);
+        }
         return metadata.cluster().partitionsForTopic(topic);
     }
 
-    /** The topic's partition count, waiting for its metadata if it is not known yet. */
-    private int partitionCount(String topic, long deadlineMs) throws InterruptedException {
-        int count = metadata.cluster().partitionCount(topic);
-        if (count > 0) {
-            return count;
-        }
+    /** The partition count of a topic whose metadata is not known yet, once it is. */
+    private int awaitPartitionCount(String topic, long deadlineMs) throws InterruptedException {
         long startNs = time.nanoseconds();
         metadata.addTopics(java.util.List.of(topic));
         try {
