@@ -312,7 +312,7 @@ public final class BrokerComparison {
             String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + client.name + "-" + run;
             Scenarios.createTopic(bootstrap, topic);
             long n = count(PRODUCER_COUNTS.get(mode));
-            Measurement m = measured("1. " + mode.label, cell, warmingUp, () -> client.produce(bootstrap, topic, mode, n));
+            Measurement m = measured("1. " + mode.label, cell, broker, warmingUp, () -> client.produce(bootstrap, topic, mode, n));
             add("1. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
             timeline("1. " + mode.label, cell, run, m, warmingUp);
             add("1. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
@@ -327,7 +327,8 @@ public final class BrokerComparison {
         }
         long n = count(CONSUMER_COUNT);
         for (ConsumerMode mode : ConsumerMode.values()) {
-            Measurement m = measured("2. " + mode.label, cell, warmingUp, () -> client.consume(bootstrap, CONSUMER_TOPIC, mode, n));
+            Measurement m = measured("2. " + mode.label, cell, broker, warmingUp,
+                () -> client.consume(bootstrap, CONSUMER_TOPIC, mode, n));
             add("2. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
             timeline("2. " + mode.label, cell, run, m, warmingUp);
             add("2. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
@@ -361,6 +362,22 @@ public final class BrokerComparison {
     /** Runs one scenario in one cell; with {@code --jfr}, a measured run is a window of its flame graphs. */
     private <T> T measured(String scenario, Cell cell, boolean warmingUp, java.util.concurrent.Callable<T> work) throws Exception {
         return profiles == null || warmingUp ? work.call() : profiles.measure(scenario, cell, work);
+    }
+
+    /**
+     * As {@link #measured(String, Cell, boolean, java.util.concurrent.Callable)}, recording the CPU time
+     * the broker's JVM and this one (the clients) used in the run, per million records.
+     */
+    private Measurement measured(String scenario, Cell cell, BrokerProcess broker, boolean warmingUp,
+                                 java.util.concurrent.Callable<Measurement> work) throws Exception {
+        double brokerBefore = broker.cpuMillis();
+        double clientsBefore = CpuTime.ofThisJvm();
+        Measurement m = measured(scenario, cell, warmingUp, work);
+        double perMillion = 1e6 / m.records();
+        add(scenario, "broker CPU ms per 1M records", false, cell, (broker.cpuMillis() - brokerBefore) * perMillion, warmingUp);
+        add(scenario, "client CPU ms per 1M records", false, cell, (CpuTime.ofThisJvm() - clientsBefore) * perMillion,
+            warmingUp);
+        return m;
     }
 
     private void timeline(String scenario, Cell cell, int run, Measurement m, boolean warmingUp) {

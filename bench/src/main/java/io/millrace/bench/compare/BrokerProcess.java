@@ -91,6 +91,11 @@ abstract class BrokerProcess implements AutoCloseable {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(processLog.toFile()));
     }
 
+    /** The CPU time (user and system) the broker's JVM used so far, or NaN where the OS does not tell. */
+    double cpuMillis() {
+        return process == null ? Double.NaN : CpuTime.millis(process.toHandle());
+    }
+
     void checkAlive() {
         if (process != null && !process.isAlive()) {
             throw new IllegalStateException(name + " exited with " + process.exitValue() + "; see " + processLog);
