@@ -84,15 +84,43 @@ public final class RecordBatchBuilder {
 
     /** Appends a record with the next offset; the key's and value's remaining bytes are copied. */
     public RecordBatchBuilder append(long timestamp, ByteBuffer key, ByteBuffer value, Header... headers) {
+        ensureAppendable();
+        long timestampDelta = count == 0 ? 0 : timestamp - baseTimestamp;
+        int bodySize = Record.sizeOfBody(count, timestampDelta, key, value, headers);
+        append(timestamp, bodySize, ByteUtils.sizeOfVarint(bodySize) + bodySize, key, value, headers);
+        return this;
+    }
+
+    /**
+     * Appends the record if the batch stays within {@code sizeLimit} bytes, decided as
+     * {@link #hasRoomFor} decides (an empty batch takes any record), sizing the record once for
+     * both: a producer's per-record path.
+     *
+     * @return the bytes the record took in the batch (uncompressed), or -1 if it did not fit
+     */
+    public int tryAppend(long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers, int sizeLimit) {
+        ensureAppendable();
+        long timestampDelta = count == 0 ? 0 : timestamp - baseTimestamp;
+        int bodySize = Record.sizeOfBody(count, timestampDelta, key, value, headers);
+        int size = ByteUtils.sizeOfVarint(bodySize) + bodySize;
+        if (count > 0 && estimatedSizeInBytes() + size > sizeLimit) {
+            return -1;
+        }
+        append(timestamp, bodySize, size, key, value, headers);
+        return size;
+    }
+
+    private void ensureAppendable() {
         if (built != null) {
             throw new IllegalStateException(aborted ? "The batch was aborted" : "The batch is already built");
         }
+    }
+
+    private void append(long timestamp, int bodySize, int size, ByteBuffer key, ByteBuffer value, Header[] headers) {
         if (count == 0) {
             baseTimestamp = timestamp;
         }
         maxTimestamp = Math.max(maxTimestamp, timestamp);
-        int bodySize = Record.sizeOfBody(count, timestamp - baseTimestamp, key, value, headers);
-        int size = ByteUtils.sizeOfVarint(bodySize) + bodySize;
         if (compressor == null) {
             out.ensureRemaining(size);
             Record.write(out.buffer(), bodySize, count, timestamp - baseTimestamp, key, value, headers);
@@ -101,7 +129,6 @@ public final class RecordBatchBuilder {
         }
         uncompressedRecordBytes += size;
         count++;
-        return this;
     }
 
     private void writeCompressed(int size, int bodySize, long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers) {

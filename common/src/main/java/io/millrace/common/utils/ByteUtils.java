@@ -75,24 +75,15 @@ public final class ByteUtils {
 
     /** The number of bytes {@link #writeVarint} uses for {@code value}. */
     public static int sizeOfVarint(int value) {
-        int v = (value << 1) ^ (value >> 31);
-        int bytes = 1;
-        while ((v & 0xffffff80) != 0) {
-            bytes++;
-            v >>>= 7;
-        }
-        return bytes;
+        // 7 bits a byte: ceil(significant bits / 7), and one byte for zero. No loop: it runs per record.
+        int leadingZeros = Integer.numberOfLeadingZeros((value << 1) ^ (value >> 31));
+        return (38 - leadingZeros) / 7 + (leadingZeros >>> 5);
     }
 
     /** The number of bytes {@link #writeVarlong} uses for {@code value}. */
     public static int sizeOfVarlong(long value) {
-        long v = (value << 1) ^ (value >> 63);
-        int bytes = 1;
-        while ((v & 0xffffffffffffff80L) != 0L) {
-            bytes++;
-            v >>>= 7;
-        }
-        return bytes;
+        int leadingZeros = Long.numberOfLeadingZeros((value << 1) ^ (value >> 63));
+        return (70 - leadingZeros) / 7 + (leadingZeros >>> 6);
     }
 
     /** Reads four bytes at {@code index} as an unsigned 32-bit value. */

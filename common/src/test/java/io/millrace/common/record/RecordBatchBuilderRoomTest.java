@@ -55,4 +55,31 @@ public class RecordBatchBuilderRoomTest {
         builder.append(NOW, key.duplicate(), value.duplicate(), headers);
         assertEquals(RecordBatchBuilder.sizeOfSingleRecordBatch(key, value, headers), builder.build().remaining());
     }
+
+    @Test
+    public void tryAppendDecidesAsHasRoomForAndReportsTheBytesTaken() {
+        RecordBatchBuilder checked = RecordBatchBuilder.create(CompressionType.NONE, 0L, 1024);
+        RecordBatchBuilder tried = RecordBatchBuilder.create(CompressionType.NONE, 0L, 1024);
+        ByteBuffer key = ByteBuffer.wrap("k".getBytes());
+        int limit = 700;
+        for (int i = 0; i < 100; i++) {
+            ByteBuffer value = ByteBuffer.wrap(new byte[40 + i]);
+            long timestamp = NOW + 1_000L * i; // growing deltas: their varints lengthen
+            boolean fits = checked.hasRoomFor(timestamp, key, value, NO_HEADERS, limit);
+            int before = tried.estimatedSizeInBytes();
+            int taken = tried.tryAppend(timestamp, key.duplicate(), value.duplicate(), NO_HEADERS, limit);
+            assertEquals("record " + i, fits, taken >= 0);
+            if (!fits) {
+                assertEquals("nothing appended", before, tried.estimatedSizeInBytes());
+                break;
+            }
+            checked.append(timestamp, key.duplicate(), value.duplicate());
+            assertEquals(before + taken, tried.estimatedSizeInBytes());
+        }
+        assertTrue(tried.recordCount() > 3);
+        assertEquals(checked.build(), tried.build());
+        int oversized = RecordBatchBuilder.create(CompressionType.NONE, 0L, 16)
+            .tryAppend(NOW, null, ByteBuffer.allocate(100), NO_HEADERS, 10);
+        assertTrue("an empty batch takes an oversized record: " + oversized, oversized > 100);
+    }
 }

@@ -34,6 +34,24 @@ public class ByteUtilsTest {
     }
 
     @Test
+    public void theSizeIsTheBytesWrittenAtEveryBitLength() {
+        ByteBuffer buffer = ByteBuffer.allocate(10);
+        for (int bit = 0; bit < 64; bit++) {
+            for (long base : new long[] {1L << bit, -(1L << bit)}) {
+                for (long value = base - 1; value <= base + 1; value++) {
+                    buffer.clear();
+                    ByteUtils.writeVarlong(value, buffer);
+                    assertEquals("varlong " + value, buffer.position(), ByteUtils.sizeOfVarlong(value));
+                    int intValue = (int) value;
+                    buffer.clear();
+                    ByteUtils.writeVarint(intValue, buffer);
+                    assertEquals("varint " + intValue, buffer.position(), ByteUtils.sizeOfVarint(intValue));
+                }
+            }
+        }
+    }
+
+    @Test
     public void varlongExtremesTakeTenBytes() {
         long[] values = {Long.MAX_VALUE, Long.MIN_VALUE, -1L << 62, 1L << 62};
         for (long value : values) {

@@ -77,12 +77,11 @@ public final class ProducerBatch {
         }
         ByteBuffer keyBuffer = key == null ? null : ByteBuffer.wrap(key);
         ByteBuffer valueBuffer = value == null ? null : ByteBuffer.wrap(value);
-        if (!builder.hasRoomFor(timestamp, keyBuffer, valueBuffer, headers, sizeLimit)) {
+        int size = builder.tryAppend(timestamp, keyBuffer, valueBuffer, headers, sizeLimit);
+        if (size < 0) {
             return null;
         }
-        int before = builder.estimatedSizeInBytes();
-        builder.append(timestamp, keyBuffer, valueBuffer, headers);
-        lastRecordSize = builder.estimatedSizeInBytes() - before;
+        lastRecordSize = size;
         FutureRecordMetadata future = new FutureRecordMetadata(this, records.size(), timestamp,
             key == null ? -1 : key.length, value == null ? -1 : value.length, callback);
         records.add(future);
