@@ -8,7 +8,9 @@ import io.millrace.consumer.internals.RecordConverter;
 import io.millrace.consumer.internals.RecordCursor;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
  * What one fetch of one partition returned: the record batches as they came (views over the
@@ -70,12 +72,38 @@ public final class FetchedBatches {
 
     /** The records from {@link #fetchOffset()} up to {@code endOffset} (exclusive), deserialized. */
     public <K, V> List<ConsumerRecord<K, V>> records(long endOffset, Deserializer<K> keys, Deserializer<V> values) {
+        List<ConsumerRecord<K, V>> out = new ArrayList<>();
+        iterator(endOffset, keys, values).forEachRemaining(out::add);
+        return out;
+    }
+
+    /**
+     * The same records, each deserialized only when the caller gets to it: a megabyte's response
+     * is not turned into thousands of records at once, which kept neither the response nor the
+     * records in the CPU's cache. A corrupt batch fails the call that reaches it.
+     */
+    public <K, V> Iterator<ConsumerRecord<K, V>> iterator(long endOffset, Deserializer<K> keys, Deserializer<V> values) {
         RecordConverter<K, V> converter = new RecordConverter<>(keys, values);
         RecordCursor cursor = new RecordCursor(records.duplicate(), fetchOffset, endOffset, checkCrcs, null);
-        List<ConsumerRecord<K, V>> out = new ArrayList<>();
-        while (cursor.advance()) {
-            out.add(converter.convert(partition.topic(), partition.partition(), cursor.current()));
-        }
-        return out;
+        return new Iterator<>() {
+            private Boolean ahead;
+
+            @Override
+            public boolean hasNext() {
+                if (ahead == null) {
+                    ahead = cursor.advance();
+                }
+                return ahead;
+            }
+
+            @Override
+            public ConsumerRecord<K, V> next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("No records left in this fetch of " + partition);
+                }
+                ahead = null;
+                return converter.convert(partition.topic(), partition.partition(), cursor.current());
+            }
+        };
     }
 }

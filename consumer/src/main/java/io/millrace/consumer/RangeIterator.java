@@ -2,7 +2,7 @@ package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
 import io.millrace.common.serialization.Deserializer;
-import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +18,8 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
     private final long endOffset;
     private final Deserializer<K> keys;
     private final Deserializer<V> values;
-    private final ArrayDeque<ConsumerRecord<K, V>> buffered = new ArrayDeque<>();
+    /** The records of the latest response not yet handed out, deserialized one by one as they are. */
+    private Iterator<ConsumerRecord<K, V>> buffered = Collections.emptyIterator();
     private long nextOffset;
     /** The fetch after the buffered records, already on its way; null when none was started. */
     private CompletableFuture<FetchedBatches> prefetched;
@@ -35,7 +36,7 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
 
     @Override
     public boolean hasNext() {
-        while (buffered.isEmpty() && nextOffset < endOffset) {
+        while (!buffered.hasNext() && nextOffset < endOffset) {
             FetchedBatches fetched = prefetched == null ? null : prefetched.join();
             prefetched = null;
             if (fetched == null) {
@@ -46,10 +47,10 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
                 // the next response travels while the caller reads this one, as Kafka's consumer does
                 prefetched = reader.prefetch(tp, fetchedUpTo);
             }
-            buffered.addAll(fetched.records(endOffset, keys, values));
+            buffered = fetched.iterator(endOffset, keys, values);
             nextOffset = Math.min(endOffset, fetchedUpTo);
         }
-        return !buffered.isEmpty();
+        return buffered.hasNext();
     }
 
     @Override
@@ -57,6 +58,6 @@ final class RangeIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
         if (!hasNext()) {
             throw new NoSuchElementException("No records left in " + tp + " below offset " + endOffset);
         }
-        return buffered.poll();
+        return buffered.next();
     }
 }
