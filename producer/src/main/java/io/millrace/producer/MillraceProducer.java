@@ -123,7 +123,9 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         }
         // One clock read per record: it is the deadline's start and the record's timestamp both.
         long nowMs = time.milliseconds();
-        long deadlineMs = nowMs + maxBlockMs;
+        // A send from a callback runs on the I/O thread, the one that frees memory and fetches metadata:
+        // waiting there would only stall every other send, so it fails at once instead.
+        long deadlineMs = client.inIoThread() ? nowMs : nowMs + maxBlockMs;
         try {
             int partitionCount = metadata.snapshot().partitionCount(record.topic());
             if (partitionCount <= 0) {
@@ -216,8 +218,18 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         return CompletableFuture.failedFuture(e);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException when called from a callback: callbacks run on the I/O thread,
+     *         which is the one thread that could complete the flush
+     */
     @Override
     public void flush() throws InterruptedException {
+        if (client.inIoThread()) {
+            throw new IllegalStateException("flush() called from a producer callback would wait forever for the "
+                + "thread it runs on; flush from an application thread instead");
+        }
         accumulator.beginFlush();
         try {
             accumulator.awaitFlushCompletion();
@@ -241,12 +253,37 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         }
         accumulator.close();
         pool.close();
+        if (client.inIoThread()) {
+            closeFromIoThread();
+            return;
+        }
         sender.initiateClose();
         if (!awaitNetworkThread(timeout.toMillis())) {
             log.warn("Producer {} did not send everything within {} ms; failing what is left", clientId, timeout.toMillis());
             sender.forceClose();
             awaitNetworkThread(Long.MAX_VALUE);
         }
+        releaseResources();
+    }
+
+    /**
+     * A close from a callback: the I/O thread cannot wait for itself, so, as Kafka's producer does, the
+     * timeout becomes zero. What is not yet acknowledged fails, and the resources are released on a
+     * thread of their own once the sender has stopped.
+     */
+    private void closeFromIoThread() {
+        log.warn("Producer {} closed from a callback on its I/O thread: closing without waiting, failing the records "
+            + "not yet acknowledged", clientId);
+        sender.forceClose();
+        Thread releaser = new Thread(() -> {
+            awaitNetworkThread(Long.MAX_VALUE);
+            releaseResources();
+        }, "millrace-producer-close-" + clientId);
+        releaser.setDaemon(true);
+        releaser.start();
+    }
+
+    private void releaseResources() {
         metadata.close();
         client.close();
         closeQuietly(partitioner);

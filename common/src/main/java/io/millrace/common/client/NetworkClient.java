@@ -96,6 +96,14 @@ public final class NetworkClient implements AutoCloseable {
         return loop;
     }
 
+    /**
+     * Whether the calling thread is this client's I/O thread: code running there (a producer's
+     * callbacks, for one) must not wait for work that only this thread can do.
+     */
+    public boolean inIoThread() {
+        return loop.inEventLoop();
+    }
+
     /** Sends {@code request} to {@code node} with the default request timeout. */
     public <R extends ApiMessage> CompletableFuture<R> send(Node node, ApiMessage request) {
         return send(node, request, options.requestTimeoutMs());
