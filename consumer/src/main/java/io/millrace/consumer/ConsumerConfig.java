@@ -49,12 +49,13 @@ public final class ConsumerConfig extends AbstractConfig {
         + "(only what is produced from now on). earliest and latest are accepted as synonyms.";
 
     public static final String ENABLE_AUTO_COMMIT_CONFIG = "enable.auto.commit";
-    static final String ENABLE_AUTO_COMMIT_DOC = "Commit the offsets consumed to the offset registry every "
-        + "auto.commit.interval.ms. Offsets are also committed on every rebalance and on close either way.";
+    static final String ENABLE_AUTO_COMMIT_DOC = "Commit the offsets of the processed messages to the offset "
+        + "registry every auto.commit.interval.ms (a message is processed once the application comes back to its "
+        + "stream for more). Processed offsets are also committed on every rebalance and on close either way.";
 
     public static final String AUTO_COMMIT_INTERVAL_MS_CONFIG = "auto.commit.interval.ms";
     static final String AUTO_COMMIT_INTERVAL_MS_DOC = "How often offsets are committed when enable.auto.commit is on. "
-        + "After a crash the group reads again at most what was consumed in this interval.";
+        + "After a crash the group reads again at most what was processed in this interval.";
 
     public static final String QUEUED_MAX_MESSAGE_CHUNKS_CONFIG = "queued.max.message.chunks";
     static final String QUEUED_MAX_MESSAGE_CHUNKS_DOC = "How many fetched chunks (one partition's part of a fetch "

@@ -3,6 +3,7 @@ package io.millrace.consumer;
 import io.millrace.common.record.Record;
 import io.millrace.consumer.internals.FetchedChunk;
 import io.millrace.consumer.internals.OwnedPartition;
+import io.millrace.consumer.internals.PendingOffsets;
 import io.millrace.consumer.internals.RecordConverter;
 import io.millrace.consumer.internals.RecordCursor;
 import java.util.Iterator;
@@ -13,8 +14,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The blocking iterator of a {@link MessageStream}. {@link #hasNext()} waits for the next message
  * (forever when {@code consumer.timeout.ms} is -1, else throwing {@link ConsumerTimeoutException})
- * and returns false only once the consumer is closed. Each message handed out counts as consumed:
- * it is what the next commit covers. Records are decoded straight from the fetched bytes, one view
+ * and returns false only once the consumer is closed. A message handed out counts as processed, and
+ * so is covered by the next commit, once the application calls {@link #hasNext()} or {@link #next()}
+ * again: a message being processed when the consumer closes or gives its partition up is delivered
+ * again rather than committed unprocessed. Records are decoded straight from the fetched bytes, one view
  * nothing copied but what the deserializers take. Not thread-safe: one reading thread per stream.
  */
 public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, V>> {
@@ -25,6 +28,7 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
     private final boolean checkCrcs;
     private OwnedPartition partition;
     private RecordCursor cursor;
+    private final PendingOffsets pending = new PendingOffsets();
     private ConsumerRecord<K, V> next;
     private boolean shutdown;
 
@@ -37,6 +41,9 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
 
     @Override
     public boolean hasNext() {
+        if (next == null) {
+            markProcessed();   // the application came back for more: what next() returned is done
+        }
         if (next == null && !shutdown) {
             try {
                 next = poll(timeoutMs < 0 ? Long.MAX_VALUE : timeoutMs);
@@ -61,7 +68,19 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
         return record;
     }
 
-    /** The next message if one arrives within {@code waitMs}, else null (also once the consumer is closed). */
+    /**
+     * Says the application has finished with every message {@link #next()} returned, so the next
+     * commit covers them without waiting for the application to ask for more: call it before
+     * {@link GroupConsumer#commit()} from the thread that reads this stream.
+     */
+    public void markProcessed() {
+        pending.markProcessed();
+    }
+
+    /**
+     * The next message if one arrives within {@code waitMs}, else null (also once the consumer is
+     * closed). It counts as processed only at the next {@link #markProcessed()}.
+     */
     ConsumerRecord<K, V> poll(long waitMs) throws InterruptedException {
         if (next != null) {
             ConsumerRecord<K, V> record = next;
@@ -85,11 +104,12 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
     private ConsumerRecord<K, V> nextFromChunk() {
         while (cursor != null && cursor.advance()) {
             Record record = cursor.current();
-            ConsumerRecord<K, V> converted = converter.convert(partition.tp().topic(), partition.tp().partition(), record);
-            if (!partition.markConsumed(record.offset() + 1)) {
+            if (partition.isRevoked()) {
                 cursor = null;   // revoked by a rebalance or a seek: the rest of the chunk is someone else's
                 return null;
             }
+            ConsumerRecord<K, V> converted = converter.convert(partition.tp().topic(), partition.tp().partition(), record);
+            pending.delivered(partition, record.offset() + 1);
             return converted;
         }
         cursor = null;
@@ -114,7 +134,7 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
         }
         if (!chunk.partition().isRevoked()) {
             partition = chunk.partition();
-            long from = Math.max(chunk.fetchOffset(), partition.consumedOffset());
+            long from = Math.max(chunk.fetchOffset(), Math.max(partition.consumedOffset(), pending.deliveredUpTo(partition)));
             cursor = new RecordCursor(chunk.records(), from, Long.MAX_VALUE, checkCrcs, null);
         }
         return true;

@@ -12,6 +12,11 @@ import java.util.Set;
  * loop: subscribe, then {@link #poll} batches of records and {@link #commit()} when they are
  * processed. Underneath, one message stream per topic (or one for a pattern). Not thread-safe: one
  * polling thread, as with Kafka's consumer.
+ *
+ * <p>What counts as processed, and so what any commit (auto-commit, a rebalance, {@link #close()})
+ * writes: the records of every {@link #poll} before the last one, and those of the last one once
+ * {@link #commit()} is called. So an exception while a batch is processed, with the consumer in
+ * try-with-resources, commits nothing of that batch: it is delivered again.
  */
 public final class PollingConsumer<K, V> implements AutoCloseable {
 
@@ -38,13 +43,15 @@ public final class PollingConsumer<K, V> implements AutoCloseable {
 
     /**
      * Waits up to {@code timeout} for records and returns what is there, at most {@code maxRecords};
-     * an empty list when nothing came (or the consumer was closed).
+     * an empty list when nothing came (or the consumer was closed). Calling it says the records of the
+     * previous poll are processed.
      */
     public List<ConsumerRecord<K, V>> poll(Duration timeout) throws InterruptedException {
         List<ConsumerRecord<K, V>> records = new ArrayList<>();
         if (iterators.isEmpty()) {
             throw new IllegalStateException("Subscribe before polling");
         }
+        markProcessed();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (records.isEmpty()) {
             drainAvailable(records);
@@ -79,9 +86,14 @@ public final class PollingConsumer<K, V> implements AutoCloseable {
         return iterators.get(nextStream);
     }
 
-    /** Commits everything returned by {@link #poll} so far. */
+    /** Commits everything returned by {@link #poll} so far: the caller has processed it all. */
     public void commit() {
+        markProcessed();
         group.commit();
+    }
+
+    private void markProcessed() {
+        iterators.forEach(ConsumerIterator::markProcessed);
     }
 
     public void seek(String topic, int partition, long offset) {

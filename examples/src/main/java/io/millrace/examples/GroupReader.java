@@ -122,6 +122,7 @@ final class GroupReader {
         try {
             for (ConsumerRecord<String, String> record : messages) {
                 received.add(new Delivery(stream, event(record)));
+                messages.iterator().markProcessed();   // so the commit after the last event covers it
                 remaining.countDown();
             }
         } catch (ConsumerTimeoutException silent) {

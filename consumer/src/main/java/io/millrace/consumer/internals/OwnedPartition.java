@@ -7,13 +7,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A partition this consumer owns, from the rebalance (or seek) that took it to the one that gives
  * it up: which stream's queue its chunks go to, where its fetcher reads next, and the consumed
- * offset, the next offset to hand to the application, which is what a commit writes.
+ * offset: the offset after the last record the application has processed, which is what a commit
+ * writes. A record handed out counts as processed only once the application comes back to its
+ * stream for more ({@link PendingOffsets}).
  *
- * <p>Revoking closes the hand-over race: the stream iterator advances the consumed offset with a
+ * <p>Revoking closes the hand-over race: the stream advances the consumed offset with a
  * compare-and-set, and {@link #revoke()} swaps in {@link #REVOKED} and returns the last consumed
- * offset. So a record is either counted in what the rebalance commits or never handed out, and the
- * next owner starts exactly after the last record this consumer delivered. Chunks of a revoked
- * partition still queued are dropped by the iterator. Thread-safe.
+ * offset. So what the rebalance commits never covers a record the application has not finished,
+ * and the next owner starts right after the last processed one: a record in the application's hands
+ * during a hand-over is delivered again, at least once, never lost. Chunks of a revoked partition
+ * still queued are dropped by the iterator. Thread-safe.
  */
 public final class OwnedPartition {
 
@@ -55,10 +58,18 @@ public final class OwnedPartition {
         fetchOffset = offset;
     }
 
-    /** Counts the record before {@code nextOffset} as delivered; false if the partition was revoked meanwhile. */
-    public boolean markConsumed(long nextOffset) {
-        long current = consumed.get();
-        return current != REVOKED && consumed.compareAndSet(current, nextOffset);
+    /** The raw position, {@link #REVOKED} included, for {@link #advance}'s compare-and-set. */
+    long position() {
+        return consumed.get();
+    }
+
+    /**
+     * Moves the consumed offset from {@code before} to {@code next} once the records between them
+     * are processed. Does nothing when the position moved meanwhile: revoked by a rebalance (the
+     * next owner delivers those records again) or moved by a seek or an offset reset.
+     */
+    boolean advance(long before, long next) {
+        return before != REVOKED && consumed.compareAndSet(before, next);
     }
 
     /** Resets the position after an out-of-range fetch: both where to fetch and what a commit writes. */

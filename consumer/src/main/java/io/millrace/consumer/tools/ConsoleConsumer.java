@@ -4,6 +4,7 @@ import io.millrace.common.TopicPartition;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.serialization.ByteArrayDeserializer;
 import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerIterator;
 import io.millrace.consumer.ConsumerRecord;
 import io.millrace.consumer.FetchedBatches;
 import io.millrace.consumer.GroupConsumer;
@@ -14,7 +15,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -90,9 +90,10 @@ public final class ConsoleConsumer {
         Thread closer = new Thread(consumer::close, "console-consumer-shutdown");
         Runtime.getRuntime().addShutdownHook(closer);
         try {
-            Iterator<ConsumerRecord<byte[], byte[]>> messages = stream(consumer, args).iterator();
+            ConsumerIterator<byte[], byte[]> messages = stream(consumer, args).iterator();
             while (!printer.done() && !stop.get() && messages.hasNext()) {
                 printer.print(messages.next());
+                messages.markProcessed();   // printed is processed: close() commits it
             }
         } finally {
             consumer.close();

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertTrue;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.serialization.StringDeserializer;
 import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerIterator;
 import io.millrace.consumer.ConsumerRecord;
 import io.millrace.consumer.GroupConsumer;
 import io.millrace.consumer.TestProducer;
@@ -15,7 +16,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -170,11 +170,12 @@ public class ConsumerToolsTest {
     }
 
     private static List<ConsumerRecord<String, String>> consumeAll(GroupConsumer<String, String> consumer, String topic, int n) {
-        Iterator<ConsumerRecord<String, String>> stream = consumer.createMessageStreams(Map.of(topic, 1)).get(topic).get(0).iterator();
+        ConsumerIterator<String, String> stream = consumer.createMessageStreams(Map.of(topic, 1)).get(topic).get(0).iterator();
         List<ConsumerRecord<String, String>> records = new ArrayList<>();
         while (records.size() < n && stream.hasNext()) {
             records.add(stream.next());
         }
+        stream.markProcessed();
         return records;
     }
 }

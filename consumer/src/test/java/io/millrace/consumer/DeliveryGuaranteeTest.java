@@ -1,0 +1,145 @@
+package io.millrace.consumer;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.serialization.StringDeserializer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.junit.After;
+import org.junit.AfterClass;
+import org.junit.Before;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * At least once, and never a commit of what the application has not processed: a record handed out
+ * counts as processed only when the application comes back for more, whatever commits it (close,
+ * a rebalance, the auto-commit schedule, an explicit commit).
+ */
+public class DeliveryGuaranteeTest {
+
+    private static LocalCluster cluster;
+    private static TestProducer producer;
+    private GroupTestSupport support;
+
+    @BeforeClass
+    public static void startCluster() throws Exception {
+        cluster = LocalCluster.start(1, Map.of());
+        producer = new TestProducer(cluster.bootstrapServers());
+    }
+
+    @AfterClass
+    public static void stopCluster() {
+        producer.close();
+        cluster.close();
+    }
+
+    @Before
+    public void setUp() {
+        support = new GroupTestSupport(cluster);
+    }
+
+    @After
+    public void tearDown() {
+        support.close();
+    }
+
+    private Map<String, Object> settings(String group, boolean autoCommit) {
+        Map<String, Object> props = support.settings(group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, autoCommit);
+        props.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, 100);
+        return props;
+    }
+
+    private long committed(String group, String topic) {
+        try (GroupOffsets offsets = new GroupOffsets(new ConsumerConfig(settings(group, false)))) {
+            return offsets.describe(group).stream().filter(row -> row.topic().equals(topic))
+                .mapToLong(GroupOffsets.PartitionLag::committedOffset).findFirst().orElse(-1);
+        }
+    }
+
+    @Test
+    public void closeCommitsUpToTheRecordTheApplicationIsStillProcessing() throws Exception {
+        cluster.createTopic("in-hand", 1);
+        List<String> sent = producer.produce("in-hand", 1, 10, "h");
+        GroupConsumer<String, String> consumer = support.consumer(settings("g-in-hand", false));
+        Iterator<ConsumerRecord<String, String>> stream =
+            consumer.createMessageStreams(Map.of("in-hand", 1)).get("in-hand").get(0).iterator();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(sent.get(i), stream.next().value());
+        }
+        consumer.close();   // the application fails while processing the third record
+        assertEquals("committed past a record still being processed", 2, committed("g-in-hand", "in-hand"));
+
+        GroupConsumer<String, String> next = support.consumer(settings("g-in-hand", false));
+        Iterator<ConsumerRecord<String, String>> again =
+            next.createMessageStreams(Map.of("in-hand", 1)).get("in-hand").get(0).iterator();
+        assertEquals("the unfinished record is delivered again", sent.get(2), again.next().value());
+    }
+
+    @Test
+    public void autoCommitCoversOnlyRecordsTheApplicationCameBackFrom() throws Exception {
+        cluster.createTopic("slow", 1);
+        List<String> sent = producer.produce("slow", 1, 5, "s");
+        GroupConsumer<String, String> consumer = support.consumer(settings("g-slow", true));
+        Iterator<ConsumerRecord<String, String>> stream =
+            consumer.createMessageStreams(Map.of("slow", 1)).get("slow").get(0).iterator();
+        assertEquals(sent.get(0), stream.next().value());
+        assertEquals(sent.get(1), stream.next().value());
+        Thread.sleep(600);   // several auto-commit intervals while the second record is processed
+        assertEquals(1, committed("g-slow", "slow"));
+        assertTrue(stream.hasNext());   // back for more: the second record is done
+        io.millrace.testkit.Conditions.waitUntil(() -> committed("g-slow", "slow") == 2, 10_000,
+            "the auto-commit of the processed record");
+    }
+
+    @Test
+    public void anExceptionInAPolledBatchCommitsNothingOfThatBatch() throws Exception {
+        cluster.createTopic("batches", 1);
+        List<String> sent = producer.produce("batches", 1, 20, "b");
+        List<String> firstBatch = new ArrayList<>();
+        try (PollingConsumer<String, String> consumer = new PollingConsumer<>(
+                new ConsumerConfig(settings("g-batches", false)), new StringDeserializer(), new StringDeserializer(), 8)) {
+            consumer.subscribe(java.util.Set.of("batches"));
+            firstBatch.addAll(values(pollSome(consumer)));
+            values(pollSome(consumer));   // the first batch is processed; the second fails
+            throw new IllegalStateException("processing failed");
+        } catch (IllegalStateException expected) {
+            // the consumer is closed by try-with-resources
+        }
+        assertEquals(firstBatch.size(), committed("g-batches", "batches"));
+        assertEquals(sent.subList(0, firstBatch.size()), firstBatch);
+
+        try (PollingConsumer<String, String> consumer = new PollingConsumer<>(
+                new ConsumerConfig(settings("g-batches", false)), new StringDeserializer(), new StringDeserializer(), 8)) {
+            consumer.subscribe(java.util.Set.of("batches"));
+            List<String> redelivered = values(pollSome(consumer));
+            assertEquals(sent.get(firstBatch.size()), redelivered.get(0));
+            consumer.commit();
+            assertEquals(firstBatch.size() + redelivered.size(), committed("g-batches", "batches"));
+        }
+    }
+
+    private static List<ConsumerRecord<String, String>> pollSome(PollingConsumer<String, String> consumer)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            List<ConsumerRecord<String, String>> records = consumer.poll(Duration.ofMillis(200));
+            if (!records.isEmpty()) {
+                return records;
+            }
+        }
+        throw new AssertionError("no records within 20 s");
+    }
+
+    private static List<String> values(List<ConsumerRecord<String, String>> records) {
+        List<String> values = new ArrayList<>();
+        records.forEach(record -> values.add(record.value()));
+        return values;
+    }
+}
