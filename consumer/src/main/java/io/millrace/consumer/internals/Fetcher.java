@@ -1,6 +1,7 @@
 package io.millrace.consumer.internals;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
 import io.millrace.common.protocol.Errors;
@@ -10,6 +11,8 @@ import io.millrace.common.protocol.message.FetchResponse.FetchableTopicResponse;
 import io.millrace.common.protocol.message.FetchResponse.PartitionData;
 import io.millrace.consumer.ConsumerConfig;
 import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,8 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The fetcher thread of one broker: pulls, in one Fetch request, every partition it leads for this
  * consumer whose stream has room, and queues each partition's records as a chunk for its stream.
- * A partition whose queue is full is left out of the next request (back-pressure, without holding
- * up the others). Partitions the broker no longer leads, and all of them when the broker cannot be
+ * A request takes no more partitions of a stream than its queue has free slots, and a chunk that
+ * finds its queue full all the same (filled by another broker's fetcher) is dropped and fetched again
+ * later: the fetcher never waits on one stream, so a stream nobody reads holds up only itself
+ * (back-pressure). A partition the broker answers with an unexpected error is fetched again after a
+ * growing backoff. Partitions the broker no longer leads, and all of them when the broker cannot be
  * reached, go back to the {@link FetcherManager} to find their new leader.
  *
  * <p>Partitions are added and removed from other threads; everything else runs on the fetcher's thread.
@@ -30,6 +36,7 @@ final class Fetcher implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(Fetcher.class);
     private static final long IDLE_WAIT_MS = 10;
+    private static final long MAX_ERROR_BACKOFF_MS = 10_000;
 
     private final Node broker;
     private final NetworkClient client;
@@ -37,6 +44,8 @@ final class Fetcher implements Runnable {
     private final FetcherManager manager;
     private final int requestTimeoutMs;
     private final Map<TopicPartition, OwnedPartition> partitions = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, ErrorBackoff> failing = new HashMap<>();   // fetcher thread only
+    private final long retryBackoffMs;
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -46,6 +55,7 @@ final class Fetcher implements Runnable {
         this.config = config;
         this.manager = manager;
         this.requestTimeoutMs = requestTimeoutMs;
+        this.retryBackoffMs = Math.max(1, config.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG));
         this.thread = new Thread(this, name);
         this.thread.setDaemon(true);
     }
@@ -100,16 +110,34 @@ final class Fetcher implements Runnable {
         }
     }
 
+    /** The partitions to fetch now: not revoked, not backing off, and no more per stream than its queue takes. */
     private Map<TopicPartition, OwnedPartition> readyPartitions() {
         Map<TopicPartition, OwnedPartition> ready = new LinkedHashMap<>();
+        Map<Object, Integer> slotsTaken = new IdentityHashMap<>();
+        long now = System.nanoTime();
         for (OwnedPartition partition : partitions.values()) {
             if (partition.isRevoked()) {
                 partitions.remove(partition.tp(), partition);
-            } else if (partition.queue().remainingCapacity() > 0) {
+                failing.remove(partition.tp());
+            } else if (!isBackingOff(partition.tp(), now) && takeSlot(partition, slotsTaken)) {
                 ready.put(partition.tp(), partition);
             }
         }
         return ready;
+    }
+
+    private static boolean takeSlot(OwnedPartition partition, Map<Object, Integer> slotsTaken) {
+        int taken = slotsTaken.getOrDefault(partition.queue(), 0);
+        if (taken >= partition.queue().remainingCapacity()) {
+            return false;
+        }
+        slotsTaken.put(partition.queue(), taken + 1);
+        return true;
+    }
+
+    private boolean isBackingOff(TopicPartition tp, long nowNanos) {
+        ErrorBackoff backoff = failing.get(tp);
+        return backoff != null && nowNanos < backoff.retryAtNanos;
     }
 
     private void fetchOnce(Map<TopicPartition, OwnedPartition> ready) throws InterruptedException {
@@ -142,6 +170,7 @@ final class Fetcher implements Runnable {
     private void handle(OwnedPartition partition, PartitionData data) throws InterruptedException {
         Errors error = data.error();
         if (error == Errors.NONE) {
+            failing.remove(partition.tp());
             enqueue(partition, FetchRequests.recordsOf(data));
         } else if (error == Errors.OFFSET_OUT_OF_RANGE) {
             manager.resetOutOfRange(partition);
@@ -150,22 +179,33 @@ final class Fetcher implements Runnable {
             partitions.remove(partition.tp(), partition);
             manager.leaderLost(partition);
         } else {
-            log.error("Fetch of {} at offset {} failed: {}; retrying", partition.tp(), partition.fetchOffset(), error);
+            long delayMs = failing.computeIfAbsent(partition.tp(), tp -> new ErrorBackoff()).next(retryBackoffMs);
+            log.error("Fetch of {} at offset {} failed: {}; retrying in {} ms", partition.tp(), partition.fetchOffset(),
+                error, delayMs);
         }
     }
 
-    private void enqueue(OwnedPartition partition, ByteBuffer records) throws InterruptedException {
+    /** The backoff of a partition that keeps failing: doubles from retry.backoff.ms up to 10 s. */
+    private static final class ErrorBackoff {
+        long delayMs;
+        long retryAtNanos;
+
+        long next(long initialMs) {
+            delayMs = delayMs == 0 ? initialMs : Math.min(MAX_ERROR_BACKOFF_MS, delayMs * 2);
+            retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMs);
+            return delayMs;
+        }
+    }
+
+    private void enqueue(OwnedPartition partition, ByteBuffer records) {
         long fetchOffset = partition.fetchOffset();
         long next = RecordCursor.nextFetchOffset(records, fetchOffset);
         if (next == fetchOffset) {
             return;   // nothing new (or only a fragment of a batch too large for max.partition.fetch.bytes)
         }
-        FetchedChunk chunk = new FetchedChunk(partition, records, fetchOffset);
-        while (running && !partition.isRevoked()) {
-            if (partition.queue().offer(chunk, 100, TimeUnit.MILLISECONDS)) {
-                partition.fetchOffset(next);
-                return;
-            }
+        // Never waits: a full queue (another broker's fetcher got there first) means fetching these again later.
+        if (!partition.isRevoked() && partition.queue().offer(new FetchedChunk(partition, records, fetchOffset))) {
+            partition.fetchOffset(next);
         }
     }
 

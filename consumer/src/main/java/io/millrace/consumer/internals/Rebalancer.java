@@ -69,7 +69,7 @@ public final class Rebalancer {
             Map<TopicPartition, String> mine = assignment(registry.members(), counts);
             if (claimAll(mine)) {
                 partitionCounts = counts;
-                start(mine);
+                startOrRelease(mine);
                 log.info("Consumer {} owns {} partitions after rebalance attempt {}: {}", me.consumerId(), mine.size(),
                     attempt + 1, mine.keySet());
                 return true;
@@ -109,16 +109,51 @@ public final class Rebalancer {
         return mine;
     }
 
+    /**
+     * Claims every partition of {@code mine}, or none: on a partition still owned by another consumer,
+     * and on a ZooKeeper error, what was claimed so far is released again, so that no failure leaves an
+     * owner node behind that this consumer does not know it holds.
+     */
     private boolean claimAll(Map<TopicPartition, String> mine) {
-        List<TopicPartition> claimed = new ArrayList<>();
-        for (Map.Entry<TopicPartition, String> claim : mine.entrySet()) {
-            if (!registry.claim(claim.getKey(), claim.getValue())) {
-                claimed.forEach(tp -> registry.release(tp, mine.get(tp)));
-                return false;
+        Map<TopicPartition, String> claimed = new TreeMap<>();
+        try {
+            for (Map.Entry<TopicPartition, String> claim : mine.entrySet()) {
+                if (!registry.claim(claim.getKey(), claim.getValue())) {
+                    releaseClaims(claimed);
+                    return false;
+                }
+                claimed.put(claim.getKey(), claim.getValue());
             }
-            claimed.add(claim.getKey());
+            return true;
+        } catch (RuntimeException e) {
+            releaseClaims(claimed);
+            throw e;
         }
-        return true;
+    }
+
+    /** Starts fetching what was claimed; if that fails (no offsets from a broker that is down), gives it all up. */
+    private void startOrRelease(Map<TopicPartition, String> mine) {
+        try {
+            start(mine);
+        } catch (RuntimeException e) {
+            fetchers.stopAll();
+            owned.values().forEach(OwnedPartition::revoke);
+            owned.clear();
+            releaseClaims(mine);
+            throw e;
+        }
+    }
+
+    /** Releases owner nodes, each attempt on its own: one failing must not keep the others. */
+    private void releaseClaims(Map<TopicPartition, String> claims) {
+        claims.forEach((tp, thread) -> {
+            try {
+                registry.release(tp, thread);
+            } catch (RuntimeException e) {
+                log.warn("Consumer {}: could not release {} ({}); its node goes with this session", me.consumerId(),
+                    tp, e.toString());
+            }
+        });
     }
 
     private void start(Map<TopicPartition, String> mine) {
