@@ -554,8 +554,20 @@ public final class Log implements Closeable {
         }
     }
 
-    /** Reports the error, which takes the directory offline, and gives the exception to throw. */
+    /**
+     * Reports the error, which takes the directory offline, and gives the exception to throw. An
+     * error on a log that was closed meanwhile (deleted, or the broker stopping) is the close pulling
+     * a channel from under a reader, not a failing disk: it fails this partition's request only.
+     */
     private KafkaStorageException offline(String action, IOException cause) {
+        if (closed) {
+            return new KafkaStorageException("The log of " + topicPartition + " was closed while trying to " + action
+                + " it", cause);
+        }
+        return markOffline(action, cause);
+    }
+
+    private KafkaStorageException markOffline(String action, IOException cause) {
         String message = "I/O error while trying to " + action + " " + topicPartition + " in " + parentDir;
         context.failureChannel().markOffline(parentDir, message, cause);
         KafkaStorageException exception = new KafkaStorageException(message, cause);
@@ -613,7 +625,7 @@ public final class Log implements Closeable {
                 segment.close();
             } catch (IOException e) {
                 segment.closeQuietly();
-                offline("close", e);
+                markOffline("close", e);
             }
         }
     }
