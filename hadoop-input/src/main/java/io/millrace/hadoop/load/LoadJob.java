@@ -87,6 +87,7 @@ public final class LoadJob {
      * Runs the load; returns its summary, or null when there was nothing new to load.
      *
      * @throws LoadFailedException when the job failed or too many messages were undecodable (nothing committed)
+     * @throws LoadIncompleteException when the load committed and then failed to complete (the next load completes it)
      */
     public LoadSummary run() throws IOException, InterruptedException {
         StateDir state = StateDir.open(config.stateDir(), hadoopConf);
@@ -192,7 +193,11 @@ public final class LoadJob {
         state.commit(written, sequence);
         hook.reached(CommitStep.COMMITTED);
         LOG.info("Load {} committed: {} events, offsets of {} partitions", sequence, manifest.records(), manifest.offsets().size());
-        return new LoadCompletion(state, hook).complete(manifest);
+        try {
+            return new LoadCompletion(state, hook).complete(manifest);
+        } catch (IOException | RuntimeException e) {
+            throw new LoadIncompleteException(manifest, e);
+        }
     }
 
     private Job newJob(long sequence, Path loadDir) throws IOException {

@@ -5,7 +5,10 @@ import io.millrace.common.config.ServerArguments;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.hive.HiveConfig;
 import io.millrace.hadoop.hive.HiveRegistration;
+import io.millrace.hadoop.load.CommitHook;
 import io.millrace.hadoop.load.LoadFailedException;
+import io.millrace.hadoop.load.LoadIncompleteException;
+import io.millrace.hadoop.load.LoadMapper;
 import io.millrace.hadoop.load.LoadJob;
 import io.millrace.hadoop.state.JsonFiles;
 import io.millrace.hadoop.state.LoadSummary;
@@ -24,7 +27,8 @@ import org.apache.hadoop.conf.Configuration;
  * registered in Hive ({@value HiveConfig#JDBC_URL_CONFIG} set). Exit status: 0 loaded (or nothing new),
  * 1 the load failed and committed nothing, 2 bad arguments or settings, 3 the load is committed but
  * Hive did not get the hours of some topic (stderr names the topics and the command that repairs them;
- * running the load again would not: it registers only what it loads).
+ * running the load again would not: it registers only what it loads), 4 the load is committed but
+ * failed after its commit point (stderr says what was committed; the next load completes it).
  */
 public final class LoadCommand {
 
@@ -34,10 +38,14 @@ public final class LoadCommand {
         + "  millrace.hadoop.state.dir; see docs/hadoop.md. --topics may be left out when the settings name\n"
         + "  millrace.hadoop.topics or millrace.hadoop.topics.regex.\n"
         + "  Exit status: 0 loaded, 1 failed (nothing committed), 2 bad arguments or settings, 3 loaded but the\n"
-        + "  Hive partitions of some topic not registered (see stderr).";
+        + "  Hive partitions of some topic not registered (see stderr), 4 committed but not completed (the next\n"
+        + "  load completes it; see stderr).";
 
     /** The load committed, but registering its hours in Hive failed for some topic. */
     static final int HIVE_REGISTRATION_FAILED = 3;
+
+    /** The load committed, then failed before it was complete; the next load completes it. */
+    static final int COMMITTED_INCOMPLETE = 4;
 
     private LoadCommand() {
     }
@@ -47,6 +55,11 @@ public final class LoadCommand {
     }
 
     static int run(String[] args, PrintStream out, PrintStream err) throws InterruptedException {
+        return run(args, out, err, CommitHook.NONE);
+    }
+
+    /** {@link #run(String[], PrintStream, PrintStream)} with the load's commit steps reported to {@code hook} (tests). */
+    static int run(String[] args, PrintStream out, PrintStream err, CommitHook hook) throws InterruptedException {
         Properties props;
         try {
             props = parse(args);
@@ -60,12 +73,15 @@ public final class LoadCommand {
             return 0;
         }
         try {
-            LoadJob load = new LoadJob(new LoadConfig(props), hadoopConf(props));
+            LoadJob load = new LoadJob(new LoadConfig(props), hadoopConf(props), hook, LoadMapper.class);
             LoadSummary summary = load.run();
             return report(summary, load.hiveRegistration(), out, err);
         } catch (ConfigException e) {
             err.println("millrace load: " + e.getMessage());
             return 2;
+        } catch (LoadIncompleteException e) {
+            err.println("millrace load: " + e.getMessage());
+            return COMMITTED_INCOMPLETE;
         } catch (LoadFailedException e) {
             err.println("millrace load failed: " + e.getMessage());
             return 1;

@@ -8,6 +8,8 @@ import io.millrace.hadoop.LoadedData;
 import io.millrace.hadoop.LoaderCluster;
 import io.millrace.hadoop.LoaderCluster.SentEvent;
 import io.millrace.hadoop.hive.HiveConfig;
+import io.millrace.hadoop.load.CommitHook;
+import io.millrace.hadoop.load.CommitStep;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -88,6 +90,34 @@ public class LoadCommandTest {
         out.reset();
         assertEquals("nothing new: nothing failed", 0, LoadCommand.run(args.toArray(String[]::new), new PrintStream(out), System.err));
         assertTrue(out.toString(StandardCharsets.UTF_8), out.toString(StandardCharsets.UTF_8).contains("nothing new to load"));
+    }
+
+    /** A failure after the commit point is not "nothing committed": exit 4, what was committed on stderr. */
+    @Test
+    public void aLoadThatFailsAfterItsCommitPointExitsWithFourAndSaysWhatWasCommitted() throws Exception {
+        cluster.createTopic("cli-late", 2);
+        List<SentEvent> sent = cluster.produce("cli-late", 2, 40, 2, 0);
+        Map<String, Object> settings = cluster.loadSettings("cli-late", "cli-late");
+        List<String> args = new ArrayList<>();
+        settings.forEach((k, v) -> args.addAll(List.of("--override", k + "=" + v)));
+        args.addAll(List.of("--override", "hadoop.tmp.dir=" + cluster.dir().resolve("hadoop-tmp")));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommitHook failAfterCommit = step -> {
+            if (step == CommitStep.FIRST_FILE_MOVED) {
+                throw new java.io.IOException("the data root went away");
+            }
+        };
+        int status = LoadCommand.run(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream()),
+            new PrintStream(err), failAfterCommit);
+        String said = err.toString(StandardCharsets.UTF_8);
+        assertEquals(said, 4, status);
+        assertTrue(said, said.contains("is committed (80 events, offsets of 2 partitions)"));
+        assertTrue(said, said.contains("the data root went away") && said.contains("next load completes it"));
+        assertTrue(said, !said.contains("committed nothing") && !said.contains("Nothing was committed"));
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, LoadCommand.run(args.toArray(String[]::new), new PrintStream(out), System.err));
+        LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(sent, false);
     }
 
     @Test
