@@ -89,6 +89,12 @@ public final class LoadConfig extends AbstractConfig {
         + "always decodes.";
 
     /** Where {@link #writeTo} lists the names of the settings it put into a Hadoop configuration. */
+    public static final String LOCK_LEASE_MS_CONFIG = "millrace.hadoop.lock.lease.ms";
+    static final String LOCK_LEASE_MS_DOC = "How long the load lock in the state directory (load.lock) stays "
+        + "another load's after its holder last renewed it. The holder renews it every quarter of this; a lock older "
+        + "than this belongs to a load that died, and the next load takes it over. Loads that overlap anyway are "
+        + "refused at the commit point.";
+
     public static final String SETTINGS_KEY = "millrace.hadoop.settings";
 
     public static final String EARLIEST = "earliest";
@@ -119,6 +125,7 @@ public final class LoadConfig extends AbstractConfig {
             ValidString.in(HourLayout.HOURLY.setting(), HourLayout.HIVE.setting()), Importance.MEDIUM, LAYOUT_DOC)
         .define(NEW_PARTITION_START_CONFIG, Type.STRING, EARLIEST, INSTANT_OR_EARLIEST, Importance.MEDIUM,
             NEW_PARTITION_START_DOC)
+        .define(LOCK_LEASE_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW, LOCK_LEASE_MS_DOC)
         .define(VALUE_FORMAT_CONFIG, Type.STRING, "avro", ValidString.in("raw", "avro"), Importance.LOW,
             VALUE_FORMAT_DOC);
 
@@ -163,6 +170,10 @@ public final class LoadConfig extends AbstractConfig {
     }
 
     /** The data root; throws {@link ConfigException} when it is not set. */
+    public long lockLeaseMs() {
+        return getLong(LOCK_LEASE_MS_CONFIG);
+    }
+
     public String dataRoot() {
         return required(DATA_ROOT_CONFIG);
     }

@@ -14,6 +14,7 @@ import io.millrace.hadoop.state.HourCount;
 import io.millrace.hadoop.state.JsonFiles;
 import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.hadoop.state.Manifest;
+import io.millrace.hadoop.state.LoadLock;
 import io.millrace.hadoop.state.StateDir;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -93,25 +94,29 @@ public final class LoadJob {
         StateDir state = StateDir.open(config.stateDir(), hadoopConf);
         Path dataRoot = state.fs().makeQualified(new Path(config.dataRoot()));
         checkSameFileSystem(state, dataRoot);
-        List<LoadSummary> completed = new ArrayList<>(new Recovery(state, hook).run());
-        try {
-            LoadSummary summary = loadNew(state, dataRoot);
-            if (summary != null) {
-                completed.add(summary);
+        // unique even when a crashed attempt of the same sequence left its staging directory behind
+        String runId = RUN_ID_TIME.format(Instant.now()) + "-"
+            + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
+        // Recovery deletes staging directories: only while no other load can be staging or committing.
+        try (LoadLock lock = LoadLock.acquire(state, runId, config.lockLeaseMs())) {
+            List<LoadSummary> completed = new ArrayList<>(new Recovery(state, hook).run());
+            try {
+                LoadSummary summary = loadNew(state, dataRoot, runId);
+                if (summary != null) {
+                    completed.add(summary);
+                }
+                return summary;
+            } finally {
+                // after the commit, and after the loads recovery completed even when this one failed
+                hiveRegistration = registerInHive(completed, dataRoot);
             }
-            return summary;
-        } finally {
-            // after the commit, and after the loads recovery completed even when this one failed
-            hiveRegistration = registerInHive(completed, dataRoot);
         }
     }
 
-    private LoadSummary loadNew(StateDir state, Path dataRoot) throws IOException, InterruptedException {
+    private LoadSummary loadNew(StateDir state, Path dataRoot, String lockRunId) throws IOException, InterruptedException {
         Manifest previous = state.newest().orElse(null);
         long sequence = previous == null ? 1 : previous.sequence() + 1;
-        // unique even when a crashed attempt of the same sequence left its staging directory behind
-        String runId = StateDir.name(sequence) + "-" + RUN_ID_TIME.format(Instant.now()) + "-"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
+        String runId = StateDir.name(sequence) + "-" + lockRunId;
         Path loadDir = state.loadDir(runId);
         Job job = newJob(sequence, loadDir);
         LOG.info("Load {} ({}) starting: staging in {}", sequence, runId, loadDir);

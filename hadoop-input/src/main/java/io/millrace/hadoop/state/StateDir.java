@@ -11,11 +11,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
-import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -125,19 +122,16 @@ public final class StateDir {
     }
 
     /**
-     * The commit point: renames {@code written} (the manifest, already written in full) to
-     * {@code manifests/<sequence>.json}. The rename does not overwrite, so of two loads that planned
-     * from the same manifest only one commits; the other gets a {@link ConcurrentLoadException} and its
-     * data stays invisible.
+     * The commit point: gives {@code written} (the manifest, already written in full) the name
+     * {@code manifests/<sequence>.json}, only if no load has that name yet, atomically on HDFS and on
+     * {@code file://} alike ({@link ExclusiveCreate}). So of two loads that planned from the same manifest
+     * only one commits; the other gets a {@link ConcurrentLoadException} and its data stays invisible.
      */
     public void commit(Path written, long sequence) throws IOException {
         fs.mkdirs(manifests());
-        FileContext context = FileContext.getFileContext(fs.getUri(), fs.getConf());
-        try {
-            context.rename(written, manifest(sequence), Options.Rename.NONE);
-        } catch (FileAlreadyExistsException e) {
+        if (!ExclusiveCreate.moveIfAbsent(fs, written, manifest(sequence))) {
             throw new ConcurrentLoadException("Another load committed sequence " + sequence + " first (" + manifest(sequence)
-                + " exists): loads of one state directory must not overlap. This load's data stays invisible.", e);
+                + " exists): loads of one state directory must not overlap. This load's data stays invisible.");
         }
     }
 
