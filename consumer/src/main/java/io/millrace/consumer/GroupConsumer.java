@@ -292,8 +292,12 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
             return;
         }
         switch (state) {
-            case SUSPENDED -> log.warn("Consumer {}: ZooKeeper connection suspended; fetching goes on while the session may live",
-                consumerId);
+            case SUSPENDED -> {
+                long boundMs = config.getInt(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG) / 3;
+                log.warn("Consumer {}: ZooKeeper connection suspended; delivery stops in {} ms unless it comes back",
+                    consumerId, boundMs);
+                stopDeliveryIfStillSuspended(boundMs);
+            }
             case LOST -> {
                 log.warn("Consumer {}: ZooKeeper session lost; stopping delivery and dropping every partition", consumerId);
                 onRebalanceThread(() -> rebalancer.dropAll());
@@ -311,7 +315,27 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         }
     }
 
-    /** Writes the consumed offset of every partition this consumer owns to the offset registry. */
+    /**
+     * The server may expire a session up to a whole session timeout after it last heard from the
+     * client, and the client notices the lost connection only after two thirds of it: so a third later,
+     * still disconnected, the consumer stops delivering and drops its partitions before anyone else can
+     * own them. A reconnection within the session rebalances and claims them again.
+     */
+    private void stopDeliveryIfStillSuspended(long boundMs) {
+        try {
+            scheduler.schedule(() -> {
+                if (!closed.get() && !curator.getZookeeperClient().isConnected()) {
+                    log.warn("Consumer {}: still disconnected from ZooKeeper after {} ms; stopping delivery", consumerId,
+                        boundMs);
+                    onRebalanceThread(() -> rebalancer.dropAll());
+                }
+            }, boundMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile
+        }
+    }
+
+    /** Writes the processed offset of every partition this consumer owns to the offset registry. */
     public void commit() {
         Rebalancer current = rebalancer;
         if (current != null) {

@@ -9,6 +9,8 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
@@ -121,7 +123,51 @@ public final class GroupRegistry {
         return data == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(new String(data, StandardCharsets.UTF_8).trim()));
     }
 
-    /** Records {@code offset}, the next offset to consume, in the offset registry. */
+    /**
+     * The ZooKeeper session this registry's calls run on now. Ownership taken on it lasts exactly as
+     * long as it does: {@link #commitAsOwner} commits through it, never through a later session.
+     */
+    public ZooKeeper session() {
+        return call("get the ZooKeeper session", () -> curator.getZookeeperClient().getZooKeeper());
+    }
+
+    /**
+     * Records {@code offset} only while {@code owner}, the session that claimed the partition, still
+     * owns it: one ZooKeeper transaction checks the owner node and writes the offset, sent through that
+     * session's own handle. Once the server has expired the session the transaction fails, even before
+     * this client learns of it and even after it reconnected with a new session, so a consumer that
+     * lost a partition can never overwrite the offset its new owner commits.
+     *
+     * @throws GroupRegistryException when the partition is no longer owned through {@code owner}
+     */
+    public void commitAsOwner(ZooKeeper owner, TopicPartition tp, long offset) {
+        String offsetPath = paths.offset(tp.topic(), tp.partition());
+        String ownerPath = paths.owner(tp.topic(), tp.partition());
+        byte[] data = Long.toString(offset).getBytes(StandardCharsets.UTF_8);
+        call("commit " + offsetPath + " as the owner of " + tp, () -> {
+            if (curator.checkExists().forPath(offsetPath) == null) {
+                try {
+                    curator.create().creatingParentsIfNeeded().forPath(offsetPath, Long.toString(-1).getBytes(StandardCharsets.UTF_8));
+                } catch (KeeperException.NodeExistsException raced) {
+                    // created meanwhile: the transaction below writes it
+                }
+            }
+            try {
+                Stat stat = owner.exists(ownerPath, false);
+                if (stat == null || stat.getEphemeralOwner() != owner.getSessionId()) {
+                    throw KeeperException.create(KeeperException.Code.NONODE, ownerPath);
+                }
+                owner.multi(List.of(Op.check(ownerPath, stat.getVersion()), Op.setData(offsetPath, data, -1)));
+            } catch (KeeperException.SessionExpiredException | KeeperException.NoNodeException
+                     | KeeperException.BadVersionException lost) {
+                throw new GroupRegistryException("Not committing offset " + offset + " of " + tp + ": this consumer no "
+                    + "longer owns it (" + lost.code() + "); its new owner commits from here on", lost);
+            }
+            return null;
+        });
+    }
+
+    /** Records {@code offset}, the next offset to consume, in the offset registry (tools that reset a stopped group). */
     public void commit(TopicPartition tp, long offset) {
         String path = paths.offset(tp.topic(), tp.partition());
         byte[] data = Long.toString(offset).getBytes(StandardCharsets.UTF_8);

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.function.BiFunction;
+import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +40,7 @@ public final class Rebalancer {
     private final OffsetLookup offsets;
     private final ConsumerConfig config;
     private final Map<TopicPartition, OwnedPartition> owned = new TreeMap<>();
+    private ZooKeeper claimSession;   // the session the owned partitions were claimed on: commits go through it
     private Map<String, Integer> partitionCounts = Map.of();
     private boolean closed;
 
@@ -115,6 +117,7 @@ public final class Rebalancer {
      * owner node behind that this consumer does not know it holds.
      */
     private boolean claimAll(Map<TopicPartition, String> mine) {
+        claimSession = registry.session();
         Map<TopicPartition, String> claimed = new TreeMap<>();
         try {
             for (Map.Entry<TopicPartition, String> claim : mine.entrySet()) {
@@ -188,11 +191,34 @@ public final class Rebalancer {
             long consumed = partition.revoke();
             partition.queue().clear();
             if (commit && consumed >= 0 && consumed != partition.committed()) {
-                registry.commit(partition.tp(), consumed);
+                commitBeforeRelease(partition, consumed);
             }
             registry.release(partition.tp(), partition.threadId());
         }
         owned.clear();
+    }
+
+    /**
+     * The last commit of a partition given up. Retried a few times, since releasing the owner node after
+     * a failed commit would hand the next owner an older offset (duplicates); a partition this consumer no
+     * longer owns is not retried (its new owner commits from here on).
+     */
+    private void commitBeforeRelease(OwnedPartition partition, long consumed) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                registry.commitAsOwner(claimSession, partition.tp(), consumed);
+                return;
+            } catch (GroupRegistryException e) {
+                if (attempt >= 3 || e.getCause() instanceof org.apache.zookeeper.KeeperException.SessionExpiredException
+                        || e.getCause() instanceof org.apache.zookeeper.KeeperException.NoNodeException) {
+                    log.warn("Consumer {}: giving up {} without committing offset {}: {}", me.consumerId(),
+                        partition.tp(), consumed, e.getMessage());
+                    return;
+                }
+                log.warn("Consumer {}: commit of {} failed (attempt {} of 3): {}", me.consumerId(), partition.tp(),
+                    attempt, e.getMessage());
+            }
+        }
     }
 
     /** Gives everything up for good (committing first); a rebalance under way stops. */
@@ -216,7 +242,7 @@ public final class Rebalancer {
         for (OwnedPartition partition : owned.values()) {
             long consumed = partition.consumedOffset();
             if (consumed >= 0 && consumed != partition.committed()) {
-                registry.commit(partition.tp(), consumed);
+                registry.commitAsOwner(claimSession, partition.tp(), consumed);
                 partition.committed(consumed);
             }
         }
