@@ -38,17 +38,27 @@ public final class RangePlanner {
     public LoadPlan plan(Collection<TopicPartition> partitions, Map<TopicPartition, Long> committed) {
         long now = System.currentTimeMillis();
         Map<TopicPartition, Long> earliest = new TreeMap<>(reader.offsets(partitions, ListOffsetsRequest.EARLIEST_TIMESTAMP));
-        Map<TopicPartition, Long> latest = reader.offsets(partitions, ListOffsetsRequest.LATEST_TIMESTAMP);
         Map<TopicPartition, Long> byTime = newStarts(partitions, committed);
+        // The one log-end lookup, after every other: offsets only grow, so every start found above is at or
+        // below it, and a partition with no message after the start time starts (and ends) right there.
+        Map<TopicPartition, Long> latest = reader.offsets(partitions, ListOffsetsRequest.LATEST_TIMESTAMP);
         List<PartitionRange> ranges = new ArrayList<>();
         List<LostRange> lost = new ArrayList<>();
         for (Map.Entry<TopicPartition, Long> e : earliest.entrySet()) {
             TopicPartition tp = e.getKey();
             long end = latest.get(tp);
-            long start = committed.containsKey(tp) ? committed.get(tp) : byTime.getOrDefault(tp, e.getValue());
-            ranges.add(range(tp, start, e.getValue(), end, lost));
+            ranges.add(range(tp, start(tp, committed, byTime, e.getValue(), end), e.getValue(), end, lost));
         }
         return new LoadPlan(now, ranges, lost);
+    }
+
+    private static long start(TopicPartition tp, Map<TopicPartition, Long> committed, Map<TopicPartition, Long> byTime,
+                              long earliest, long end) {
+        if (committed.containsKey(tp)) {
+            return committed.get(tp);
+        }
+        long found = byTime.getOrDefault(tp, earliest);
+        return found < 0 ? end : found;   // no message at or after the start time: only what comes later
     }
 
     private PartitionRange range(TopicPartition tp, long start, long earliest, long end, List<LostRange> lost) {
@@ -67,15 +77,12 @@ public final class RangePlanner {
         return new PartitionRange(tp.topic(), tp.partition(), earliest, end, gap.count());
     }
 
-    /** Start offsets by time for partitions never loaded, when a start time is configured; the log end where none is that late. */
+    /** Start offsets by time for partitions never loaded, when a start time is configured; -1 where none is that late. */
     private Map<TopicPartition, Long> newStarts(Collection<TopicPartition> partitions, Map<TopicPartition, Long> committed) {
         List<TopicPartition> fresh = partitions.stream().filter(tp -> !committed.containsKey(tp)).toList();
         if (fresh.isEmpty() || newPartitionStartMs.isEmpty()) {
             return Map.of();
         }
-        Map<TopicPartition, Long> byTime = new TreeMap<>(reader.offsetsForTime(fresh, newPartitionStartMs.getAsLong()));
-        Map<TopicPartition, Long> ends = reader.offsets(fresh, ListOffsetsRequest.LATEST_TIMESTAMP);
-        byTime.replaceAll((tp, offset) -> offset < 0 ? ends.get(tp) : offset);
-        return byTime;
+        return reader.offsetsForTime(fresh, newPartitionStartMs.getAsLong());
     }
 }
