@@ -1,5 +1,6 @@
 package io.millrace.hadoop.input;
 
+import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.serialization.SerializationException;
 import io.millrace.consumer.ConsumerRecord;
 import io.millrace.hadoop.LoadConfig;
@@ -7,14 +8,18 @@ import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.AvroDeserializer;
 import io.millrace.schemaregistry.serde.WireFormat;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the ranges of one {@link MillraceInputSplit}, one after the other, with a
@@ -26,6 +31,14 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  */
 public final class MillraceRecordReader extends RecordReader<MillraceKey, MillraceValue> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(MillraceRecordReader.class);
+
+    /**
+     * Where the reader leaves, in the task's configuration, the ranges retention deleted while the task
+     * ran ({@link LostRange#encode}), for the mapper's task report.
+     */
+    public static final String TASK_LOST_RANGES = "millrace.hadoop.task.lost.ranges";
+
     private final MillraceKey key = new MillraceKey();
     private final MillraceValue value = new MillraceValue();
 
@@ -36,6 +49,9 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
     private ErrorOutput errors;
     private Counter messagesRead;
     private Counter undecodable;
+    private Counter lostOffsets;
+    private Configuration taskConf;
+    private final List<LostRange> lostWhileReading = new ArrayList<>();
 
     private int rangeIndex = -1;
     private PartitionRange range;
@@ -57,14 +73,16 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         cluster = new ClusterAccess(config);
         messagesRead = context.getCounter(LoaderCounter.MESSAGES_READ);
         undecodable = context.getCounter(LoaderCounter.UNDECODABLE_MESSAGES);
-        Counter lost = context.getCounter(LoaderCounter.LOST_OFFSETS);
-        ranges.forEach(r -> lost.increment(r.lost()));
+        lostOffsets = context.getCounter(LoaderCounter.LOST_OFFSETS);
+        ranges.forEach(r -> lostOffsets.increment(r.lost()));
+        taskConf = context.getConfiguration();
+        taskConf.set(TASK_LOST_RANGES, "");
     }
 
     @Override
     public boolean nextKeyValue() throws IOException {
         while (true) {
-            if (!records.hasNext()) {
+            if (!hasNextInRange()) {
                 if (!openNextRange()) {
                     return false;
                 }
@@ -76,6 +94,33 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
             if (fill(record)) {
                 return true;
             }
+        }
+    }
+
+    /**
+     * Whether the range has a record left. Retention may delete offsets while the task runs (a loader
+     * that fell behind): what it deleted is recorded as lost, as planning does, and the range goes on
+     * from the earliest offset left, rather than failing every load from here on.
+     */
+    private boolean hasNextInRange() {
+        try {
+            return records.hasNext();
+        } catch (OffsetOutOfRangeException e) {
+            long earliest = cluster.reader().earliestOffset(range.topicPartition());
+            if (earliest <= position) {
+                throw e;
+            }
+            long resume = Math.min(earliest, range.end());
+            LostRange lost = new LostRange(range.topic(), range.partition(), position, resume);
+            LOG.warn("Retention deleted offsets [{}, {}) of {} while this task read them: {} messages lost; going on",
+                position, resume, range.topicPartition(), lost.count());
+            lostWhileReading.add(lost);
+            lostOffsets.increment(lost.count());
+            taskConf.set(TASK_LOST_RANGES, LostRange.encode(lostWhileReading));
+            position = resume;
+            records = resume >= range.end() ? Collections.emptyIterator()
+                : cluster.reader().read(range.topicPartition(), resume, range.end());
+            return hasNextInRange();
         }
     }
 

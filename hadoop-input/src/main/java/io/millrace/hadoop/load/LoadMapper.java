@@ -5,6 +5,8 @@ import io.millrace.hadoop.input.LoaderCounter;
 import io.millrace.hadoop.input.MillraceInputSplit;
 import io.millrace.hadoop.input.MillraceKey;
 import io.millrace.hadoop.input.MillraceValue;
+import io.millrace.hadoop.input.LostRange;
+import io.millrace.hadoop.input.MillraceRecordReader;
 import io.millrace.hadoop.input.PartitionRange;
 import io.millrace.hadoop.state.JsonFiles;
 import java.io.IOException;
@@ -70,7 +72,8 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
         long undecodable = context.getCounter(LoaderCounter.UNDECODABLE_MESSAGES).getValue();
         TaskReport report = new TaskReport(split.name(), split.ranges(), written,
             context.getCounter(LoaderCounter.MESSAGES_READ).getValue(), undecodable,
-            undecodable > 0 ? "errors/" + split.name() + ".errors.avro" : null);
+            undecodable > 0 ? "errors/" + split.name() + ".errors.avro" : null,
+            LostRange.decode(context.getConfiguration().get(MillraceRecordReader.TASK_LOST_RANGES)));
         JsonFiles.write(fs, new Path(new Path(work, TaskReport.DIRECTORY), split.name() + ".json"), report);
     }
 }

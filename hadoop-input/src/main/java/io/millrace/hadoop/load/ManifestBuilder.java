@@ -3,6 +3,7 @@ package io.millrace.hadoop.load;
 import io.millrace.common.TopicPartition;
 import io.millrace.hadoop.HourLayout;
 import io.millrace.hadoop.input.LoadPlan;
+import io.millrace.hadoop.input.LostRange;
 import io.millrace.hadoop.input.PartitionRange;
 import io.millrace.hadoop.state.CommittedOffset;
 import io.millrace.hadoop.state.FileMove;
@@ -44,7 +45,9 @@ final class ManifestBuilder {
         TreeSet<TopicHour> late = new TreeSet<>(ManifestBuilder::compare);
         long records = 0;
         long errors = 0;
+        List<LostRange> lost = new ArrayList<>(plan.lost());
         for (TaskReport report : reports) {
+            lost.addAll(report.lost());
             for (WrittenFile file : report.files()) {
                 Path destination = new Path(dataRoot, file.path().substring(HourlyFiles.DATA_DIRECTORY.length() + 1));
                 moves.add(new FileMove(new Path(output, file.path()).toString(), destination.toString()));
@@ -61,7 +64,7 @@ final class ManifestBuilder {
             }
             errors += report.undecodable();
         }
-        return new Manifest(sequence, runId, System.currentTimeMillis(), offsets(previous, plan), plan.ranges(), plan.lost(),
+        return new Manifest(sequence, runId, System.currentTimeMillis(), offsets(previous, plan), plan.ranges(), lost,
             moves, counts.entrySet().stream().map(e -> new HourCount(e.getKey().topic(), e.getKey().hour(), e.getValue())).toList(),
             new ArrayList<>(late), records, errors);
     }

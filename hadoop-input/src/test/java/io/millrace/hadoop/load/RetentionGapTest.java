@@ -72,6 +72,55 @@ public class RetentionGapTest {
         LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(sent, false);
     }
 
+    /** Retention runs while the load's task reads: the deleted offsets become a lost range of the task, and the load commits. */
+    @Test
+    public void offsetsDeletedWhileATaskReadsThemAreALostRangeAndTheLoadGoesOn() throws Exception {
+        String topic = "vanishing";
+        cluster.createTopic(topic, 1, SMALL_SEGMENTS);
+        Map<String, Object> settings = cluster.loadSettings("vanishing", topic);
+        List<SentEvent> sent = cluster.produce(topic, 1, 600, 2, 0);
+        LogManager logs = cluster.brokers().broker(0).logManager();
+        RetentionAtTaskStart.retention = () -> {
+            logs.setTopicConfig(topic, Map.of("segment.bytes", "20000", "retention.bytes", "1"));
+            assertTrue("retention deleted segments", logs.cleanupLogs() > 0);
+        };
+        LoadJob load = new LoadJob(new LoadConfig(settings), cluster.localJobConf(), CommitHook.NONE,
+            RetentionAtTaskStart.class);
+        LoadSummary summary = load.run();
+        long earliest = earliestOffset(topic);
+        assertTrue("retention deleted part of the planned range: " + earliest, earliest > 0 && earliest < 600);
+        assertEquals(List.of(new LostRange(topic, 0, 0, earliest)), summary.lost());
+        assertEquals(earliest, summary.lostMessages());
+        assertEquals(earliest, load.counters().findCounter(LoaderCounter.LOST_OFFSETS).getValue());
+        assertEquals(600 - earliest, summary.records());
+        List<SentEvent> kept = new ArrayList<>();
+        for (SentEvent event : sent) {
+            if (Long.parseLong(event.payload().split("/")[2]) >= earliest) {
+                kept.add(event);
+            }
+        }
+        LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(kept, false);
+        assertEquals("the next load starts after the range", null, LoadJobTest.load(cluster, settings));
+    }
+
+    /** A mapper whose task start runs retention on the broker (the LocalJobRunner runs it in this JVM). */
+    public static class RetentionAtTaskStart extends LoadMapper {
+        static volatile Runnable retention = () -> { };
+
+        @Override
+        protected void setup(Context context) throws java.io.IOException, InterruptedException {
+            retention.run();
+            super.setup(context);
+        }
+    }
+
+    private static long earliestOffset(String topic) {
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.brokers().bootstrapServers())))) {
+            return reader.earliestOffset(new TopicPartition(topic, 0));
+        }
+    }
+
     private static long[] earliestOffsets() {
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
                 cluster.brokers().bootstrapServers())))) {
