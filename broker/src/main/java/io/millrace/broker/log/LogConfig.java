@@ -64,8 +64,9 @@ public final class LogConfig extends AbstractConfig {
 
     public static final String LOG_FLUSH_INTERVAL_MESSAGES_CONFIG = "log.flush.interval.messages";
     static final String LOG_FLUSH_INTERVAL_MESSAGES_DOC = "Fsync a partition's log once this many messages were "
-        + "appended since the last fsync. 1 makes every append durable before awaitFlushed completes; the fsync is "
-        + "still off the append path and shared by every append that arrived meanwhile (group commit).";
+        + "appended since the last fsync. With 1, a produce with acks=1 or all is answered only once the fsync covering "
+        + "its records is done, so an acknowledged record survives a power loss; the fsync is still off the append path "
+        + "and shared by every append that arrived meanwhile (group commit). Larger values are answered before the fsync.";
 
     public static final String LOG_FLUSH_INTERVAL_MS_CONFIG = "log.flush.interval.ms";
     static final String LOG_FLUSH_INTERVAL_MS_DOC = "Fsync a partition's log when it holds unflushed messages and "

@@ -26,7 +26,10 @@ import org.slf4j.LoggerFactory;
  * one led elsewhere fails that partition with nothing appended to it. acks=1 and acks=-1 are
  * answered after the append (-1 means the leader alone until there is replication); acks=0 gets no
  * answer, and the connection is closed if a partition failed, as Kafka does, so that the client
- * notices.
+ * notices. For a topic whose flush policy fsyncs every message ({@code flush.messages=1}), acks=1/-1
+ * are answered only once the fsync covering the append is done: the request waits on the log's flush
+ * future (shared by every append meanwhile, group commit), not on a handler thread, and a flush that
+ * fails answers that partition KAFKA_STORAGE_ERROR.
  */
 final class ProduceHandler implements ApiHandler {
 
@@ -51,19 +54,24 @@ final class ProduceHandler implements ApiHandler {
         ClusterSnapshot snapshot = metadata.snapshot();
         Errors refusal = refusal(body);
         List<TopicResponse> responses = new ArrayList<>(body.topicData().size());
+        DurableAcks durable = body.acks() == 0 ? null : new DurableAcks();
         boolean anyFailed = false;
         for (TopicData topic : body.topicData()) {
             List<PartitionResponse> results = new ArrayList<>(topic.partitionData().size());
             for (PartitionData partition : topic.partitionData()) {
                 PartitionResponse result = refusal != Errors.NONE
                     ? failed(partition.index(), new ApiException(refusal, null))
-                    : append(snapshot, topic.name(), partition);
+                    : append(snapshot, topic.name(), partition, durable, results.size());
                 anyFailed |= result.errorCode() != Errors.NONE.code();
                 results.add(result);
             }
             responses.add(new TopicResponse(topic.name(), results));
         }
-        answer(request, body.acks(), anyFailed, new ProduceResponse(responses, 0));
+        if (durable == null || durable.isEmpty()) {
+            answer(request, body.acks(), anyFailed, new ProduceResponse(responses, 0));
+        } else {
+            durable.whenFlushed(responses, flushed -> request.respond(new ProduceResponse(flushed, 0)));
+        }
     }
 
     private static Errors refusal(ProduceRequest body) {
@@ -96,7 +104,8 @@ final class ProduceHandler implements ApiHandler {
         return out.toString().trim();
     }
 
-    private PartitionResponse append(ClusterSnapshot snapshot, String topic, PartitionData partition) {
+    private PartitionResponse append(ClusterSnapshot snapshot, String topic, PartitionData partition,
+                                     DurableAcks durable, int indexInTopic) {
         try {
             Log log = partitions.leaderLog(snapshot, topic, partition.index());
             ByteBuffer records = partition.records();
@@ -106,6 +115,9 @@ final class ProduceHandler implements ApiHandler {
             LogAppendInfo info = log.append(records);
             topicMetrics.appended(topic, info.sizeInBytes(), info.recordCount());
             purgatory.onAppend(new TopicPartition(topic, partition.index()));
+            if (durable != null && log.config().flushMessages() == 1) {
+                durable.await(topic, indexInTopic, log.awaitFlushed(info.lastOffset()));
+            }
             return PartitionResponse.of(partition.index(), Errors.NONE, info.firstOffset(), info.logAppendTime(),
                 log.logStartOffset());
         } catch (RuntimeException e) {

@@ -1,0 +1,52 @@
+package io.millrace.broker.server;
+
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ProduceResponse.PartitionResponse;
+import io.millrace.common.protocol.message.ProduceResponse.TopicResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * The flushes a produce answer waits for: one per partition whose topic fsyncs every message. The
+ * answer is sent when all are done, from the flusher's thread; a partition whose flush failed (its
+ * directory went offline, its log closed) is answered KAFKA_STORAGE_ERROR instead of its offset.
+ */
+final class DurableAcks {
+
+    private record Pending(String topic, int indexInTopic, CompletableFuture<Void> flushed) {
+    }
+
+    private final List<Pending> pending = new ArrayList<>(1);
+
+    void await(String topic, int indexInTopic, CompletableFuture<Void> flushed) {
+        pending.add(new Pending(topic, indexInTopic, flushed));
+    }
+
+    boolean isEmpty() {
+        return pending.isEmpty();
+    }
+
+    /** Calls {@code answer} with the responses, failed flushes marked, once every flush is done. */
+    void whenFlushed(List<TopicResponse> responses, Consumer<List<TopicResponse>> answer) {
+        CompletableFuture<?>[] all = pending.stream().map(Pending::flushed).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(all).whenComplete((done, error) -> answer.accept(markFailures(responses)));
+    }
+
+    private List<TopicResponse> markFailures(List<TopicResponse> responses) {
+        List<TopicResponse> marked = new ArrayList<>(responses.size());
+        for (TopicResponse topic : responses) {
+            List<PartitionResponse> partitions = new ArrayList<>(topic.partitionResponses());
+            for (Pending p : pending) {
+                if (p.topic().equals(topic.name()) && p.flushed().isCompletedExceptionally()) {
+                    PartitionResponse ok = partitions.get(p.indexInTopic());
+                    partitions.set(p.indexInTopic(), new PartitionResponse(ok.index(), Errors.KAFKA_STORAGE_ERROR.code(),
+                        -1L, -1L, -1L, List.of(), "The append was not made durable: its fsync failed"));
+                }
+            }
+            marked.add(new TopicResponse(topic.name(), partitions));
+        }
+        return marked;
+    }
+}
