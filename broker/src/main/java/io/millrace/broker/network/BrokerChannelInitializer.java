@@ -38,6 +38,9 @@ public final class BrokerChannelInitializer extends ChannelInitializer<Channel> 
 
     @Override
     protected void initChannel(Channel channel) {
+        if (!shared.limits.admit(channel)) {
+            return;
+        }
         shared.connections.add(channel);
         channel.pipeline()
             .addLast(FRAME_DECODER, new FrameDecoder(maxRequestBytes, shared.metrics))

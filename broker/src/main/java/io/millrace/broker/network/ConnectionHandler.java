@@ -87,6 +87,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ByteBuf frame = (ByteBuf) msg;
+        lastActiveNanos = shared.time.nanoseconds();
         shared.metrics.requestReceived();
         if (closing || shared.inFlight.isDraining()) {
             frame.release();
@@ -97,9 +98,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         dispatchNext();
     }
 
+    // Bytes alone are not activity: a client that trickles a frame it never finishes stays idle.
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        lastActiveNanos = shared.time.nanoseconds();
         ctx.fireChannelReadComplete();
     }
 

@@ -16,12 +16,14 @@ final class ConnectionShared {
     final Time time;
     /** {@code connections.max.idle.ms} in nanoseconds; negative disables idle closing. */
     final long maxIdleNanos;
+    final ConnectionLimits limits;
     /** Every open connection, so that shutdown can stop and close them; closed ones leave by themselves. */
     final ChannelGroup connections = new DefaultChannelGroup("millrace-connections", GlobalEventExecutor.INSTANCE);
     private final AtomicLong connectionIndex = new AtomicLong();
 
     ConnectionShared(RequestHandlerPool pool, InFlightRequests inFlight, NetworkMetrics metrics, Time time,
-                     long maxIdleMs) {
+                     long maxIdleMs, ConnectionLimits limits) {
+        this.limits = limits;
         this.pool = pool;
         this.inFlight = inFlight;
         this.metrics = metrics;

@@ -49,9 +49,19 @@ public final class NetworkConfig extends AbstractConfig {
     static final String SOCKET_RECEIVE_BUFFER_BYTES_DOC = "The SO_RCVBUF of accepted sockets; -1 keeps the OS default.";
 
     public static final String CONNECTIONS_MAX_IDLE_MS_CONFIG = "connections.max.idle.ms";
-    static final String CONNECTIONS_MAX_IDLE_MS_DOC = "Close a connection that has neither sent a request nor been "
-        + "answered for this long. A connection with a request in progress is never idle. A negative value "
+    static final String CONNECTIONS_MAX_IDLE_MS_DOC = "Close a connection that has neither sent a whole request nor been "
+        + "answered for this long. Bytes of a request that never completes do not count, so a client trickling a frame "
+        + "byte by byte is closed too. A connection with a request in progress is never idle. A negative value "
         + "disables the check.";
+
+    public static final String MAX_CONNECTIONS_CONFIG = "max.connections";
+    static final String MAX_CONNECTIONS_DOC = "The most connections the broker holds open at once, over all listeners "
+        + "and addresses. At the limit it stops accepting: new connections wait in the listener's backlog until one "
+        + "closes.";
+
+    public static final String MAX_CONNECTIONS_PER_IP_CONFIG = "max.connections.per.ip";
+    static final String MAX_CONNECTIONS_PER_IP_DOC = "The most connections one client address may hold open at once; "
+        + "a connection beyond it is closed as soon as it is accepted.";
 
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(LISTENERS_CONFIG, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Validator.described("PLAINTEXT://host:port, ...", NetworkConfig::validateListeners),
@@ -66,7 +76,11 @@ public final class NetworkConfig extends AbstractConfig {
         .define(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
             SOCKET_RECEIVE_BUFFER_BYTES_DOC)
         .define(CONNECTIONS_MAX_IDLE_MS_CONFIG, Type.LONG, 10 * 60 * 1000L, Importance.MEDIUM,
-            CONNECTIONS_MAX_IDLE_MS_DOC);
+            CONNECTIONS_MAX_IDLE_MS_DOC)
+        .define(MAX_CONNECTIONS_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+            MAX_CONNECTIONS_DOC)
+        .define(MAX_CONNECTIONS_PER_IP_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+            MAX_CONNECTIONS_PER_IP_DOC);
 
     private final List<Endpoint> listeners;
 
@@ -105,6 +119,14 @@ public final class NetworkConfig extends AbstractConfig {
 
     public long connectionsMaxIdleMs() {
         return getLong(CONNECTIONS_MAX_IDLE_MS_CONFIG);
+    }
+
+    public int maxConnections() {
+        return getInt(MAX_CONNECTIONS_CONFIG);
+    }
+
+    public int maxConnectionsPerIp() {
+        return getInt(MAX_CONNECTIONS_PER_IP_CONFIG);
     }
 
     private static void validateListeners(String name, Object value) {

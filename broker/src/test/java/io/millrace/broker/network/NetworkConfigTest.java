@@ -65,7 +65,8 @@ public class NetworkConfigTest {
     @Test
     public void everySettingIsDeclaredOnceWithItsDocumentation() {
         List<String> names = List.of("listeners", "socket.request.max.bytes", "num.network.threads", "num.io.threads",
-            "queued.max.requests", "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "connections.max.idle.ms");
+            "queued.max.requests", "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "connections.max.idle.ms",
+            "max.connections", "max.connections.per.ip");
         assertEquals(names.size(), NetworkConfig.CONFIG.keys().size());
         String table = NetworkConfig.CONFIG.toMarkdownTable();
         for (String name : names) {
