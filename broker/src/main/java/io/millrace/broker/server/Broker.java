@@ -55,12 +55,13 @@ public final class Broker implements AutoCloseable {
         this.metrics = new MetricsRegistry(Map.of("broker", String.valueOf(id)));
         this.logManager = new LogManager(config.log(), config.log().logDirs(), time, opener);
         this.cluster = new ZkCluster(config.cluster(), time);
-        this.purgatory = new FetchPurgatory("millrace-broker-" + id);
+        this.purgatory = new FetchPurgatory("millrace-broker-" + id, config.fetchMaxWaitCapMs());
         this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
             "millrace-broker-" + id + "-producer-ids");
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
+        logManager.addLogListener(purgatory.deletionListener());
         this.network = new NetworkServer(config.network(), dispatcher(time, topicMetrics), time, metrics);
     }
 

@@ -32,10 +32,18 @@ public final class BrokerConfig extends AbstractConfig {
         + "(including fetches waiting for data) to complete and their responses to be written before it closes the "
         + "remaining connections.";
 
+    public static final String FETCH_MAX_WAIT_CAP_MS_CONFIG = "fetch.max.wait.cap.ms";
+    private static final String FETCH_MAX_WAIT_CAP_MS_DOC = "The longest a fetch waits in the broker for data, "
+        + "whatever its max_wait_ms asks: a client that asks for days gets an answer (empty, if nothing came) after "
+        + "this. Waiting fetches are also dropped within a second of their connection closing, and answered at once "
+        + "when a partition they wait on is deleted.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(AUTO_CREATE_TOPICS_ENABLE_CONFIG, Type.BOOLEAN, true, Importance.HIGH, AUTO_CREATE_TOPICS_ENABLE_DOC)
         .define(NUM_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM, NUM_PARTITIONS_DOC)
-        .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC);
+        .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC)
+        .define(FETCH_MAX_WAIT_CAP_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW,
+            FETCH_MAX_WAIT_CAP_MS_DOC);
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
@@ -72,6 +80,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+    }
+
+    public long fetchMaxWaitCapMs() {
+        return getLong(FETCH_MAX_WAIT_CAP_MS_CONFIG);
     }
 
     public NetworkConfig network() {

@@ -81,6 +81,24 @@ final class DelayedFetch {
         return !completed.get() && complete(handler.read(body), beforeAnswer);
     }
 
+    /** Whether the client is still there to answer. */
+    boolean isConnectionOpen() {
+        return request.context().isConnectionOpen();
+    }
+
+    /** Drops the fetch without an answer (its connection is gone); true if this call dropped it. */
+    boolean cancel() {
+        if (!completed.compareAndSet(false, true)) {
+            return false;
+        }
+        Future<?> pending = timeout;
+        if (pending != null) {
+            pending.cancel(false);
+        }
+        request.noResponse();
+        return true;
+    }
+
     private boolean complete(FetchHandler.FetchResult result, Runnable beforeAnswer) {
         if (!completed.compareAndSet(false, true)) {
             return false;

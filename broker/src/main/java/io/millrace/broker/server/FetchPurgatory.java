@@ -3,6 +3,8 @@ package io.millrace.broker.server;
 import io.millrace.broker.network.Counter;
 import io.millrace.broker.network.MetricGroup;
 import io.millrace.broker.network.MetricsRegistry;
+import io.millrace.broker.log.Log;
+import io.millrace.broker.log.LogManager;
 import io.millrace.common.TopicPartition;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Fetches waiting for data (Kafka's fetch purgatory, in small): each is watched on its partitions
  * and completed by the first append to one of them that brings enough bytes, or by a timer thread
- * when its {@code max_wait_ms} ends. No request thread ever waits here. Appends check only the
+ * when its {@code max_wait_ms} ends, capped by {@code fetch.max.wait.cap.ms}. A fetch whose partition
+ * is deleted is answered at once, and one whose connection closed is dropped by a sweep every second
+ * (its memory and in-flight slot freed). No request thread ever waits here. Appends check only the
  * fetches watching their partition.
  */
 final class FetchPurgatory implements AutoCloseable {
@@ -31,7 +35,13 @@ final class FetchPurgatory implements AutoCloseable {
     private final Counter completedByAppend = new Counter();
     private final Counter expired = new Counter();
 
-    FetchPurgatory(String name) {
+    private static final long SWEEP_MS = 1_000;
+
+    private final long maxWaitCapMs;
+    private final Counter cancelled = new Counter();
+
+    FetchPurgatory(String name, long maxWaitCapMs) {
+        this.maxWaitCapMs = maxWaitCapMs;
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = Executors.defaultThreadFactory().newThread(r);
             t.setName(name + "-fetch-purgatory");
@@ -40,6 +50,7 @@ final class FetchPurgatory implements AutoCloseable {
         });
         executor.setRemoveOnCancelPolicy(true);
         this.timer = executor;
+        timer.scheduleWithFixedDelay(this::dropDisconnected, SWEEP_MS, SWEEP_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Parks {@code fetch} until an append completes it or {@code maxWaitMs} passes. */
@@ -53,7 +64,8 @@ final class FetchPurgatory implements AutoCloseable {
             });
         }
         try {
-            fetch.setTimeout(timer.schedule(() -> expire(fetch, partitions), maxWaitMs, TimeUnit.MILLISECONDS));
+            fetch.setTimeout(timer.schedule(() -> expire(fetch, partitions), Math.min(maxWaitMs, maxWaitCapMs),
+                TimeUnit.MILLISECONDS));
         } catch (RejectedExecutionException e) {
             expire(fetch, partitions); // shutting down: answer with what there is
             return;
@@ -80,6 +92,35 @@ final class FetchPurgatory implements AutoCloseable {
         }
     }
 
+    /** Tells the purgatory of deleted partitions: their waiting fetches are answered now, not at their timeout. */
+    LogManager.LogListener deletionListener() {
+        return new LogManager.LogListener() {
+            @Override
+            public void logOpened(Log log) {
+            }
+
+            @Override
+            public void logDeleted(Log log) {
+                Set<DelayedFetch> waiting = watchers.get(log.topicPartition());
+                if (waiting != null) {
+                    waiting.forEach(fetch -> timer.execute(() -> expire(fetch, fetch.partitions())));
+                }
+            }
+        };
+    }
+
+    /** Drops the waiting fetches whose client went away: nobody would read their answer. */
+    private void dropDisconnected() {
+        for (Set<DelayedFetch> waiting : watchers.values()) {
+            for (DelayedFetch fetch : waiting) {
+                if (!fetch.isConnectionOpen() && fetch.cancel()) {
+                    cancelled.increment();
+                    unwatch(fetch, fetch.partitions());
+                }
+            }
+        }
+    }
+
     private void answeredByAppend(DelayedFetch fetch, List<TopicPartition> partitions) {
         completedByAppend.increment();
         unwatch(fetch, partitions);
@@ -96,6 +137,7 @@ final class FetchPurgatory implements AutoCloseable {
             completedByAppend::count);
         group.gauge("expired-total", "waiting fetches answered when their max_wait_ms ended", expired::count);
         group.gauge("purgatory-size", "fetches waiting for data now", this::size);
+        group.gauge("cancelled-total", "waiting fetches dropped because their connection closed", cancelled::count);
     }
 
 
