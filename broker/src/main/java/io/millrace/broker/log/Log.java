@@ -142,7 +142,7 @@ public final class Log implements Closeable {
     public LogAppendInfo append(ByteBuffer records) {
         ensureUsable();
         LogConfig config = this.config;
-        LogValidator.validate(records, config);
+        LogValidator.validate(records, config, context.time().milliseconds());
         lock.lock();
         try {
             ensureUsable();

@@ -97,6 +97,15 @@ public final class LogConfig extends AbstractConfig {
     static final String LOG_MESSAGE_TIMESTAMP_TYPE_DOC = "CreateTime keeps the producer's timestamps; LogAppendTime "
         + "stamps every batch with the broker's clock at append.";
 
+    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG = "log.message.timestamp.after.max.ms";
+    static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_DOC = "With CreateTime, the furthest a batch's largest "
+        + "timestamp may lie ahead of the broker's clock; a later one is refused with INVALID_TIMESTAMP. A record from "
+        + "the far future would otherwise keep its segment, and every later one, from time-based retention.";
+
+    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG = "log.message.timestamp.before.max.ms";
+    static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC = "With CreateTime, the furthest a batch's first "
+        + "timestamp may lie behind the broker's clock; an earlier one is refused with INVALID_TIMESTAMP.";
+
     // ---- topic overrides -------------------------------------------------------------------
 
     public static final String SEGMENT_BYTES_CONFIG = "segment.bytes";
@@ -107,6 +116,8 @@ public final class LogConfig extends AbstractConfig {
     public static final String FLUSH_MS_CONFIG = "flush.ms";
     public static final String MAX_MESSAGE_BYTES_CONFIG = "max.message.bytes";
     public static final String MESSAGE_TIMESTAMP_TYPE_CONFIG = "message.timestamp.type";
+    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG = "message.timestamp.after.max.ms";
+    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG = "message.timestamp.before.max.ms";
     public static final String INDEX_INTERVAL_BYTES_CONFIG = "index.interval.bytes";
     public static final String SEGMENT_INDEX_BYTES_CONFIG = "segment.index.bytes";
     public static final String FILE_DELETE_DELAY_MS_CONFIG = "file.delete.delay.ms";
@@ -143,7 +154,11 @@ public final class LogConfig extends AbstractConfig {
         .define(MESSAGE_MAX_BYTES_CONFIG, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(RecordBatch.HEADER_SIZE),
             Importance.HIGH, MESSAGE_MAX_BYTES_DOC)
         .define(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, TimestampType.CREATE_TIME.displayName,
-            ValidString.in(TIMESTAMP_TYPES_CSV.split(",")), Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_TYPE_DOC);
+            ValidString.in(TIMESTAMP_TYPES_CSV.split(",")), Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_TYPE_DOC)
+        .define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Type.LONG, HOUR_MS, Range.atLeast(0), Importance.MEDIUM,
+            LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_DOC)
+        .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0),
+            Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC);
 
     public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
@@ -161,6 +176,10 @@ public final class LogConfig extends AbstractConfig {
             overrides(MESSAGE_MAX_BYTES_CONFIG))
         .define(MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, null, ValidString.in(TIMESTAMP_TYPES_CSV.split(",")),
             Importance.MEDIUM, overrides(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG))
+        .define(MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.MEDIUM,
+            overrides(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG))
+        .define(MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.MEDIUM,
+            overrides(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG))
         .define(INDEX_INTERVAL_BYTES_CONFIG, Type.INT, null, Range.atLeast(0), Importance.LOW,
             overrides(LOG_INDEX_INTERVAL_BYTES_CONFIG))
         .define(SEGMENT_INDEX_BYTES_CONFIG, Type.INT, null, Range.atLeast(4 * OffsetIndex.ENTRY_SIZE), Importance.LOW,
@@ -177,6 +196,8 @@ public final class LogConfig extends AbstractConfig {
     private final long flushMs;
     private final int maxMessageBytes;
     private final TimestampType timestampType;
+    private final long timestampAfterMaxMs;
+    private final long timestampBeforeMaxMs;
     private final int indexIntervalBytes;
     private final int maxIndexSize;
     private final long fileDeleteDelayMs;
@@ -198,6 +219,10 @@ public final class LogConfig extends AbstractConfig {
         this.maxMessageBytes = (Integer) effective(MAX_MESSAGE_BYTES_CONFIG, get(MESSAGE_MAX_BYTES_CONFIG));
         this.timestampType = TimestampType.forName((String) effective(MESSAGE_TIMESTAMP_TYPE_CONFIG,
             get(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG)));
+        this.timestampAfterMaxMs = (Long) effective(MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG,
+            get(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG));
+        this.timestampBeforeMaxMs = (Long) effective(MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG,
+            get(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG));
         this.indexIntervalBytes = (Integer) effective(INDEX_INTERVAL_BYTES_CONFIG, get(LOG_INDEX_INTERVAL_BYTES_CONFIG));
         this.maxIndexSize = (Integer) effective(SEGMENT_INDEX_BYTES_CONFIG, get(LOG_INDEX_SIZE_MAX_BYTES_CONFIG));
         this.fileDeleteDelayMs = (Long) effective(FILE_DELETE_DELAY_MS_CONFIG, get(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG));
@@ -285,6 +310,14 @@ public final class LogConfig extends AbstractConfig {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    public long timestampAfterMaxMs() {
+        return timestampAfterMaxMs;
+    }
+
+    public long timestampBeforeMaxMs() {
+        return timestampBeforeMaxMs;
     }
 
     public TimestampType timestampType() {

@@ -4,6 +4,7 @@ import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.errors.InvalidTimestampException;
 import io.millrace.common.record.TimestampType;
 import java.nio.ByteBuffer;
 
@@ -26,7 +27,7 @@ final class LogValidator {
      * @throws InvalidRecordException  bytes that break the format's rules, or no batch at all
      * @throws RecordTooLargeException a batch over {@code max.message.bytes}, or the append over {@code segment.bytes}
      */
-    static void validate(ByteBuffer records, LogConfig config) {
+    static void validate(ByteBuffer records, LogConfig config, long now) {
         if (!records.hasRemaining()) {
             throw new InvalidRecordException("An append needs at least one record batch");
         }
@@ -43,6 +44,26 @@ final class LogValidator {
                     + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
             }
             batch.ensureValid();
+            if (config.timestampType() == TimestampType.CREATE_TIME) {
+                checkTimestamps(batch, config, now);
+            }
+        }
+    }
+
+    /**
+     * The bounds of {@code message.timestamp.after.max.ms} / {@code before.max.ms}, from the batch
+     * header alone (its largest timestamp, and its first), so nothing is decompressed.
+     */
+    private static void checkTimestamps(RecordBatch batch, LogConfig config, long now) {
+        long max = batch.maxTimestamp();
+        if (max != RecordBatch.NO_TIMESTAMP && max - now > config.timestampAfterMaxMs()) {
+            throw new InvalidTimestampException("A record's timestamp " + max + " is " + (max - now) + " ms ahead of the "
+                + "broker's clock (" + now + "), more than message.timestamp.after.max.ms " + config.timestampAfterMaxMs());
+        }
+        long first = batch.baseTimestamp();
+        if (first != RecordBatch.NO_TIMESTAMP && now - first > config.timestampBeforeMaxMs()) {
+            throw new InvalidTimestampException("A record's timestamp " + first + " is " + (now - first) + " ms behind the "
+                + "broker's clock (" + now + "), more than message.timestamp.before.max.ms " + config.timestampBeforeMaxMs());
         }
     }
 

@@ -4,6 +4,7 @@ import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.errors.InvalidTimestampException;
 import io.millrace.common.errors.InvalidTopicException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.MillraceException;
@@ -56,7 +57,8 @@ public enum Errors {
     TOPIC_AUTHORIZATION_FAILED(29, "Not authorized to access the topic.", false),
     GROUP_AUTHORIZATION_FAILED(30, "Not authorized to access the group.", false),
     CLUSTER_AUTHORIZATION_FAILED(31, "Not authorized for this cluster operation.", false),
-    INVALID_TIMESTAMP(32, "A record timestamp is out of the accepted range.", false),
+    INVALID_TIMESTAMP(32, "A record timestamp is out of the accepted range.", false,
+        InvalidTimestampException.class, InvalidTimestampException::new),
     UNSUPPORTED_VERSION(35, "The server does not support this version of the request.", false,
         UnsupportedVersionException.class, UnsupportedVersionException::new),
     TOPIC_ALREADY_EXISTS(36, "The topic already exists.", false, TopicExistsException.class, TopicExistsException::new),
