@@ -152,10 +152,31 @@ public final class Broker implements AutoCloseable {
         if (listener != null) {
             cluster.metadata().removeListener(listener);
         }
-        cluster.close();
+        // The logs first, as Kafka does: flushed and marked clean whatever ZooKeeper does next.
         logManager.shutdown();
+        leaveClusterWithin(config.shutdownZooKeeperTimeout());
         metrics.close();
         LOG.info("Broker {} shut down", config.brokerId());
+    }
+
+    /**
+     * Leaves the cluster, giving up after {@code timeout}: with ZooKeeper unreachable, Curator would
+     * retry the deregistration for tens of seconds. The session then expires on the server, which
+     * removes this broker's ephemeral znodes all the same.
+     */
+    private void leaveClusterWithin(Duration timeout) {
+        Thread leaving = new Thread(cluster::close, "broker-" + config.brokerId() + "-leaving-cluster");
+        leaving.setDaemon(true);
+        leaving.start();
+        try {
+            leaving.join(Math.max(1, timeout.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (leaving.isAlive()) {
+            LOG.warn("Broker {} could not leave the cluster within {} (is ZooKeeper down?); stopping anyway, its "
+                + "session will expire", config.brokerId(), timeout);
+        }
     }
 
     /**

@@ -38,12 +38,20 @@ public final class BrokerConfig extends AbstractConfig {
         + "this. Waiting fetches are also dropped within a second of their connection closing, and answered at once "
         + "when a partition they wait on is deleted.";
 
+    public static final String SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_CONFIG = "broker.shutdown.zookeeper.timeout.ms";
+    private static final String SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_DOC = "How long a shutdown waits to leave the cluster "
+        + "(deregister, give up the controller election, close the ZooKeeper session) once its logs are flushed and "
+        + "marked clean. With ZooKeeper unreachable the broker stops after this all the same; its session expires "
+        + "on the server and takes its ephemeral znodes with it.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(AUTO_CREATE_TOPICS_ENABLE_CONFIG, Type.BOOLEAN, true, Importance.HIGH, AUTO_CREATE_TOPICS_ENABLE_DOC)
         .define(NUM_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM, NUM_PARTITIONS_DOC)
         .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC)
         .define(FETCH_MAX_WAIT_CAP_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW,
-            FETCH_MAX_WAIT_CAP_MS_DOC);
+            FETCH_MAX_WAIT_CAP_MS_DOC)
+        .define(SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.atLeast(0), Importance.LOW,
+            SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_DOC);
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
@@ -80,6 +88,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+    }
+
+    public Duration shutdownZooKeeperTimeout() {
+        return Duration.ofMillis(getLong(SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_CONFIG));
     }
 
     public long fetchMaxWaitCapMs() {
