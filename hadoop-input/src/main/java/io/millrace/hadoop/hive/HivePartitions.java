@@ -126,7 +126,23 @@ public final class HivePartitions {
         Properties credentials = new Properties();
         putIfSet(credentials, "user", config.getString(HiveConfig.JDBC_USER_CONFIG));
         putIfSet(credentials, "password", config.getString(HiveConfig.JDBC_PASSWORD_CONFIG));
-        return DriverManager.getConnection(config.jdbcUrl(), credentials);
+        String url = config.jdbcUrl();
+        if (!hasDriverFor(url)) {
+            throw new SQLException("No JDBC driver for " + url + " is on the classpath. Hive's driver does not ship with "
+                + "Millrace (it is large): add its standalone jar, e.g. CLASSPATH=/path/to/hive-jdbc-<version>-standalone.jar "
+                + "bin/millrace load ..., or put it in HADOOP_CLASSPATH (docs/hadoop.md, Registering partitions)", "08001");
+        }
+        return DriverManager.getConnection(url, credentials);
+    }
+
+    private static boolean hasDriverFor(String url) {
+        return DriverManager.drivers().anyMatch(driver -> {
+            try {
+                return driver.acceptsURL(url);
+            } catch (SQLException e) {
+                return false;
+            }
+        });
     }
 
     private static void execute(Statement statement, String sql) throws SQLException {

@@ -85,6 +85,8 @@ public class LoadCommandTest {
         String error = err.toString(StandardCharsets.UTF_8);
         assertTrue(error, error.contains("the load is committed, but Hive did not get the 2 hours of topic cli-hive"));
         assertTrue(error, error.contains("bin/millrace hive-ddl --topic cli-hive --partitions"));
+        assertTrue("says which jar to add and where: " + error, error.contains("No JDBC driver for jdbc:no-such-driver")
+            && error.contains("CLASSPATH=/path/to/hive-jdbc-") && error.contains("HADOOP_CLASSPATH"));
         LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG)).assertExactlyOnce(sent, false);
 
         out.reset();
