@@ -255,6 +255,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
                 return;
             }
             try {
+                ensureRegistered();   // a new session may rebalance before its RECONNECTED event registers it
                 if (!rebalancer.rebalance()) {
                     retryRebalanceLater();
                 }
@@ -304,11 +305,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
             }
             case RECONNECTED -> {
                 log.info("Consumer {}: reconnected to ZooKeeper; registering again if needed and rebalancing", consumerId);
-                onRebalanceThread(() -> quietly("re-registration", () -> {
-                    if (!registry.isRegistered(consumerId)) {
-                        registry.register(registration);
-                    }
-                }));
+                onRebalanceThread(() -> quietly("re-registration", this::ensureRegistered));
                 requestRebalance();
             }
             default -> { }
@@ -332,6 +329,13 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
             }, boundMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {
             // closed meanwhile
+        }
+    }
+
+    /** Registers this consumer again if its registration went with an expired session; rebalance thread only. */
+    private void ensureRegistered() {
+        if (!registry.isRegistered(consumerId)) {
+            registry.register(registration);
         }
     }
 

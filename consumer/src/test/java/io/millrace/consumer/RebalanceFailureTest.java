@@ -38,6 +38,22 @@ public class RebalanceFailureTest {
         cluster.close();
     }
 
+    /** A rebalance waiting for offsets from a broker that is down does not hold up a commit (or its scheduler). */
+    @Test(timeout = 60_000)
+    public void aCommitDuringARebalanceStuckOnOffsetsReturnsAtOnce() throws Exception {
+        cluster.createTopic(TOPIC, 2);
+        cluster.stopBroker(1);
+        Map<String, Object> settings = support.settings("g-stuck");
+        settings.put("request.timeout.ms", 8_000);
+        GroupConsumer<String, String> consumer = support.consumer(settings);
+        support.subscribe(consumer, TOPIC);
+        Thread.sleep(1_500);   // the rebalance has claimed and now waits for the offsets of broker 1's partition
+        long start = System.nanoTime();
+        consumer.commit();
+        long tookMs = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue("commit() waited " + tookMs + " ms for the rebalance", tookMs < 1_000);
+    }
+
     @Test(timeout = 120_000)
     public void aRebalanceThatCannotStartFetchingReleasesWhatItClaimed() throws Exception {
         cluster.createTopic(TOPIC, 2);

@@ -11,6 +11,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import org.apache.zookeeper.ZooKeeper;
 import org.slf4j.Logger;
@@ -26,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * {@code rebalance.max.retries} times. Once every claim holds, fetching starts from the committed
  * offsets (or from {@code auto.offset.reset} for partitions the group never committed).
  *
- * <p>Thread-safe: every method is synchronized, so commits never interleave with a hand-over.
+ * <p>Thread-safe: every method holds one lock, so commits never interleave with a hand-over. A
+ * {@link #commit()} that finds a rebalance under way (which may wait a request timeout for offsets
+ * from a broker that is down) returns at once instead of waiting: that rebalance has committed the
+ * partitions it gave up, and owns none yet.
  */
 public final class Rebalancer {
 
@@ -40,6 +46,8 @@ public final class Rebalancer {
     private final OffsetLookup offsets;
     private final ConsumerConfig config;
     private final Map<TopicPartition, OwnedPartition> owned = new TreeMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition retryBackoff = lock.newCondition();
     private ZooKeeper claimSession;   // the session the owned partitions were claimed on: commits go through it
     private Map<String, Integer> partitionCounts = Map.of();
     private boolean closed;
@@ -63,7 +71,16 @@ public final class Rebalancer {
     }
 
     /** Runs Algorithm 1 until it holds, or gives up after the retries; true when every claim succeeded. */
-    public synchronized boolean rebalance() throws InterruptedException {
+    public boolean rebalance() throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            return rebalanceLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean rebalanceLocked() throws InterruptedException {
         int retries = config.getInt(ConsumerConfig.REBALANCE_MAX_RETRIES_CONFIG);
         for (int attempt = 0; attempt <= retries && !closed; attempt++) {
             releaseAll(true);
@@ -78,7 +95,7 @@ public final class Rebalancer {
             }
             log.info("Consumer {}: a partition is still owned by another consumer; retrying in {} ms (attempt {} of {})",
                 me.consumerId(), backoffMs(), attempt + 1, retries + 1);
-            wait(backoffMs());   // releases the lock so commits and close can go on meanwhile
+            retryBackoff.await(backoffMs(), TimeUnit.MILLISECONDS);   // releases the lock so close can go on meanwhile
         }
         if (closed) {
             return false;
@@ -185,17 +202,22 @@ public final class Rebalancer {
     }
 
     /** Gives up every partition: stop fetching, commit (when {@code commit}), revoke, release the owner nodes. */
-    public synchronized void releaseAll(boolean commit) {
-        fetchers.stopAll();
-        for (OwnedPartition partition : owned.values()) {
-            long consumed = partition.revoke();
-            partition.queue().clear();
-            if (commit && consumed >= 0 && consumed != partition.committed()) {
-                commitBeforeRelease(partition, consumed);
+    public void releaseAll(boolean commit) {
+        lock.lock();
+        try {
+            fetchers.stopAll();
+            for (OwnedPartition partition : owned.values()) {
+                long consumed = partition.revoke();
+                partition.queue().clear();
+                if (commit && consumed >= 0 && consumed != partition.committed()) {
+                    commitBeforeRelease(partition, consumed);
+                }
+                registry.release(partition.tp(), partition.threadId());
             }
-            registry.release(partition.tp(), partition.threadId());
+            owned.clear();
+        } finally {
+            lock.unlock();
         }
-        owned.clear();
     }
 
     /**
@@ -222,29 +244,47 @@ public final class Rebalancer {
     }
 
     /** Gives everything up for good (committing first); a rebalance under way stops. */
-    public synchronized void close() {
-        closed = true;
-        releaseAll(true);
+    public void close() {
+        lock.lock();
+        try {
+            retryBackoff.signalAll();
+            closed = true;
+            releaseAll(true);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** After the ZooKeeper session is lost: stop delivering, touch nothing in ZooKeeper (the session's nodes are gone). */
-    public synchronized void dropAll() {
-        fetchers.stopAll();
-        for (OwnedPartition partition : owned.values()) {
-            partition.revoke();
-            partition.queue().clear();
+    public void dropAll() {
+        lock.lock();
+        try {
+            fetchers.stopAll();
+            for (OwnedPartition partition : owned.values()) {
+                partition.revoke();
+                partition.queue().clear();
+            }
+            owned.clear();
+        } finally {
+            lock.unlock();
         }
-        owned.clear();
     }
 
     /** Writes the consumed offset of every owned partition that moved since its last commit. */
-    public synchronized void commit() {
-        for (OwnedPartition partition : owned.values()) {
-            long consumed = partition.consumedOffset();
-            if (consumed >= 0 && consumed != partition.committed()) {
-                registry.commitAsOwner(claimSession, partition.tp(), consumed);
-                partition.committed(consumed);
+    public void commit() {
+        if (!lock.tryLock()) {
+            return;   // a rebalance (or close) is under way: it commits what it gives up
+        }
+        try {
+            for (OwnedPartition partition : owned.values()) {
+                long consumed = partition.consumedOffset();
+                if (consumed >= 0 && consumed != partition.committed()) {
+                    registry.commitAsOwner(claimSession, partition.tp(), consumed);
+                    partition.committed(consumed);
+                }
             }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -252,25 +292,40 @@ public final class Rebalancer {
      * Moves an owned partition to {@code offset}: the next message its stream delivers is the one at
      * {@code offset}. Chunks already queued from the old position are dropped.
      */
-    public synchronized void seek(TopicPartition tp, long offset) {
-        OwnedPartition old = owned.get(tp);
-        if (old == null) {
-            throw new IllegalStateException("This consumer does not own " + tp + "; it owns " + owned.keySet());
+    public void seek(TopicPartition tp, long offset) {
+        lock.lock();
+        try {
+            OwnedPartition old = owned.get(tp);
+            if (old == null) {
+                throw new IllegalStateException("This consumer does not own " + tp + "; it owns " + owned.keySet());
+            }
+            old.revoke();
+            fetchers.remove(tp);
+            OwnedPartition moved = new OwnedPartition(tp, old.threadId(), old.queue(), offset);
+            moved.committed(old.committed());
+            owned.put(tp, moved);
+            fetchers.assign(List.of(moved));
+        } finally {
+            lock.unlock();
         }
-        old.revoke();
-        fetchers.remove(tp);
-        OwnedPartition moved = new OwnedPartition(tp, old.threadId(), old.queue(), offset);
-        moved.committed(old.committed());
-        owned.put(tp, moved);
-        fetchers.assign(List.of(moved));
     }
 
-    public synchronized Set<TopicPartition> owned() {
-        return new TreeSet<>(owned.keySet());
+    public Set<TopicPartition> owned() {
+        lock.lock();
+        try {
+            return new TreeSet<>(owned.keySet());
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The partition counts the last successful rebalance saw, to notice added partitions or topics. */
-    public synchronized Map<String, Integer> partitionCounts() {
-        return partitionCounts;
+    public Map<String, Integer> partitionCounts() {
+        lock.lock();
+        try {
+            return partitionCounts;
+        } finally {
+            lock.unlock();
+        }
     }
 }
