@@ -92,7 +92,7 @@ public class HivePartitionsTest {
         assertEquals(List.of("unregistered", "views"), result.failed().stream().map(HiveRegistration.Failed::topic).toList());
         HiveRegistration.Failed views = result.failed().get(1);
         assertEquals(List.of("2026-10-31T23", "2026-11-01T00"), views.hours());
-        assertTrue(views.error(), views.error().contains("No suitable driver"));
+        assertTrue(views.error(), views.error().contains("No JDBC driver for jdbc:no-such-driver://h:1/db"));
         assertEquals("bin/millrace hive-ddl --topic views --partitions", views.repair());
         assertTrue(result.failed().get(0).error().contains("unregistered-value"));
         assertNull("no JDBC URL: nothing tried", new HivePartitions(settings()).registerEach(Map.of("views", HOURS)));
@@ -103,7 +103,8 @@ public class HivePartitionsTest {
         HivePartitions partitions = new HivePartitions(settings(HiveConfig.JDBC_URL_CONFIG, "jdbc:no-such-driver://h:1/db"));
         assertTrue(partitions.enabled());
         SQLException failed = assertThrows(SQLException.class, () -> partitions.register("views", HOURS));
-        assertTrue(failed.getMessage(), failed.getMessage().contains("No suitable driver"));
+        assertTrue(failed.getMessage(), failed.getMessage().contains("No JDBC driver for jdbc:no-such-driver://h:1/db")
+            && failed.getMessage().contains("hive-jdbc") && failed.getMessage().contains("HADOOP_CLASSPATH"));
         IllegalArgumentException noSchema = assertThrows(IllegalArgumentException.class,
             () -> partitions.register("unregistered", HOURS));
         assertTrue(noSchema.getMessage(), noSchema.getMessage().contains("unregistered-value"));

@@ -151,7 +151,8 @@ public class LoadJobTest {
         assertEquals("hive-views", failed.topic());
         assertEquals(second.counts().stream().map(HourCount::hour).toList(), failed.hours());
         assertEquals("all three hours had data before: late, and registered all the same", 3, second.lateHours().size());
-        assertTrue(failed.error(), failed.error().contains("No suitable driver"));
+        assertTrue(failed.error(), failed.error().contains("No JDBC driver for jdbc:no-such-driver://hive:10000/default")
+            && failed.error().contains("CLASSPATH"));
         assertEquals("bin/millrace hive-ddl --topic hive-views --partitions", failed.repair());
 
         LoadJob nothingNew = new LoadJob(new LoadConfig(settings), cluster.localJobConf());
