@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  */
 final class RequestHandlerPool {
 
+    /** How long an idle request thread waits before it looks at whether the pool is stopping. */
+    private static final long IDLE_POLL_MS = 100;
+
     private static final Logger log = LoggerFactory.getLogger(RequestHandlerPool.class);
 
     private final BlockingQueue<ChannelRequestContext> queue;
@@ -94,9 +97,14 @@ final class RequestHandlerPool {
         while (running) {
             ChannelRequestContext request;
             try {
-                request = queue.take();
+                // Polled, not taken: shutdown must never interrupt these threads, since an interrupt
+                // that lands inside FileChannel I/O closes the channel (and with it the log).
+                request = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
-                continue; // shutdown interrupts; the loop condition decides
+                continue;
+            }
+            if (request == null) {
+                continue;
             }
             wakeOne();
             metrics.queueTime(time.nanoseconds() - request.enqueueTimeNanos());
@@ -120,7 +128,6 @@ final class RequestHandlerPool {
      */
     void shutdown(long timeoutMs) throws InterruptedException {
         running = false;
-        threads.forEach(Thread::interrupt);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         for (Thread thread : threads) {
             thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
