@@ -1,5 +1,6 @@
 package io.millrace.hadoop.hive.it;
 
+import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.serialization.StringSerializer;
 import io.millrace.hadoop.LoadConfig;
@@ -50,7 +51,9 @@ final class LoadedPageViews implements AutoCloseable {
     }
 
     static LoadedPageViews start(Path dir) throws IOException, InterruptedException {
-        LocalCluster cluster = LocalCluster.start();
+        // The events carry fixed hours around a new year, which may lie ahead of today's clock: the broker
+        // must take them (its default refuses timestamps more than an hour ahead).
+        LocalCluster cluster = LocalCluster.start(1, Map.of(LogConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE));
         try {
             return new LoadedPageViews(cluster, SchemaRegistryServer.startLocal(cluster.zookeeperConnect()), dir);
         } catch (RuntimeException | Error e) {
