@@ -38,6 +38,9 @@ public class SessionExpiryTest {
             Conditions.waitUntil(() -> sessionId(consumer) != session && consumer.ownedPartitions().size() == 2, 60_000,
                 "a new session that owns the partitions again");
             try (GroupOffsets offsets = new GroupOffsets(new io.millrace.consumer.ConsumerConfig(settings))) {
+                // the partitions may be counted before the LOST event's clean-up and re-registration have run
+                Conditions.waitUntil(() -> offsets.members("g-expiring").size() == 1
+                    && consumer.ownedPartitions().size() == 2, 60_000, "registered again, owning both partitions");
                 assertEquals("registered again", 1, offsets.members("g-expiring").size());
             }
             sent.addAll(producer.produce("expiring", 2, 10, "after"));

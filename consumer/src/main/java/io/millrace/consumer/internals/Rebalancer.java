@@ -29,10 +29,9 @@ import org.slf4j.LoggerFactory;
  * {@code rebalance.max.retries} times. Once every claim holds, fetching starts from the committed
  * offsets (or from {@code auto.offset.reset} for partitions the group never committed).
  *
- * <p>Thread-safe: every method holds one lock, so commits never interleave with a hand-over. A
- * {@link #commit()} that finds a rebalance under way (which may wait a request timeout for offsets
- * from a broker that is down) returns at once instead of waiting: that rebalance has committed the
- * partitions it gave up, and owns none yet.
+ * <p>Thread-safe: every method holds one lock, so commits never interleave with a hand-over. The
+ * one slow step of a rebalance, ListOffsets (a request timeout when a broker is down), runs with the
+ * lock released, so a {@link #commit()} or the auto-commit never waits behind it.
  */
 public final class Rebalancer {
 
@@ -81,6 +80,9 @@ public final class Rebalancer {
     }
 
     private boolean rebalanceLocked() throws InterruptedException {
+        if (stillHolds()) {
+            return true;
+        }
         int retries = config.getInt(ConsumerConfig.REBALANCE_MAX_RETRIES_CONFIG);
         for (int attempt = 0; attempt <= retries && !closed; attempt++) {
             releaseAll(true);
@@ -103,6 +105,32 @@ public final class Rebalancer {
         log.error("Consumer {} could not settle its partitions after {} attempts; waiting for the next change",
             me.consumerId(), retries + 1);
         return false;
+    }
+
+    /**
+     * Whether Algorithm 1 would give this consumer exactly what it owns now, each owner node still its
+     * own: then there is nothing to hand over. Watches fire more often than the group changes (at start,
+     * for other groups' members of the same topics), and giving everything up for nothing would make
+     * the streams deliver again the records the application has in hand.
+     */
+    private boolean stillHolds() {
+        if (owned.isEmpty()) {
+            return false;
+        }
+        Map<String, Integer> counts = partitionSource.partitionCounts(me);
+        Map<TopicPartition, String> mine = assignment(registry.members(), counts);
+        if (!mine.keySet().equals(owned.keySet())) {
+            return false;
+        }
+        for (OwnedPartition partition : owned.values()) {
+            if (partition.isRevoked() || !partition.threadId().equals(mine.get(partition.tp()))
+                    || !partition.threadId().equals(registry.owner(partition.tp()))) {
+                return false;
+            }
+        }
+        partitionCounts = counts;
+        log.debug("Consumer {}: the group's assignment leaves its partitions as they are", me.consumerId());
+        return true;
     }
 
     private long backoffMs() {
@@ -151,6 +179,25 @@ public final class Rebalancer {
         }
     }
 
+    /**
+     * ListOffsets may wait a whole request timeout for a broker that is down: meanwhile the lock is
+     * free, so commits (of nothing: this consumer owns nothing at this point) and close go on. A close
+     * that happened meanwhile ends the rebalance, and its claims are released.
+     */
+    private Map<TopicPartition, Long> lookUpUnlocked(List<TopicPartition> partitions) {
+        Map<TopicPartition, Long> found;
+        lock.unlock();
+        try {
+            found = offsets.offsets(partitions, config.resetToEarliest() ? -2L : -1L);
+        } finally {
+            lock.lock();
+        }
+        if (closed) {
+            throw new IllegalStateException("Closed while looking up start offsets");
+        }
+        return found;
+    }
+
     /** Starts fetching what was claimed; if that fails (no offsets from a broker that is down), gives it all up. */
     private void startOrRelease(Map<TopicPartition, String> mine) {
         try {
@@ -188,7 +235,7 @@ public final class Rebalancer {
             }
         }
         if (!needReset.isEmpty()) {
-            starts.putAll(offsets.offsets(needReset, config.resetToEarliest() ? -2L : -1L));
+            starts.putAll(lookUpUnlocked(needReset));
         }
         for (Map.Entry<TopicPartition, String> entry : mine.entrySet()) {
             TopicPartition tp = entry.getKey();
@@ -272,9 +319,7 @@ public final class Rebalancer {
 
     /** Writes the consumed offset of every owned partition that moved since its last commit. */
     public void commit() {
-        if (!lock.tryLock()) {
-            return;   // a rebalance (or close) is under way: it commits what it gives up
-        }
+        lock.lock();
         try {
             for (OwnedPartition partition : owned.values()) {
                 long consumed = partition.consumedOffset();
