@@ -70,6 +70,11 @@ public final class ClusterSnapshot {
         return Optional.ofNullable(topics.get(topic));
     }
 
+    /** The topic whose current incarnation has {@code topicId}, if any (a linear scan: topic counts are small). */
+    public Optional<TopicMetadata> topicById(java.util.UUID topicId) {
+        return topics.values().stream().filter(t -> t.topicId().equals(topicId)).findFirst();
+    }
+
     /** The number of partitions of {@code topic}, or 0 when there is no such topic. */
     public int partitionCount(String topic) {
         TopicMetadata metadata = topics.get(topic);

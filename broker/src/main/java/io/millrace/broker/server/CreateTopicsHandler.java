@@ -1,6 +1,7 @@
 package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.TopicNames;
+import io.millrace.broker.cluster.TopicMetadata;
 import io.millrace.broker.cluster.ZkCluster;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.InvalidPartitionsException;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
@@ -115,7 +117,9 @@ final class CreateTopicsHandler implements ApiHandler {
     private CreatableTopicResult result(CreatableTopic topic, Throwable failure) {
         if (failure == null) {
             int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
-            return new CreatableTopicResult(topic.name(), null, Errors.NONE.code(), null, partitions, (short) 1, List.of());
+            // a created topic is in this broker's cache by now (creation waits for it); a validated one is not
+            UUID id = cluster.metadata().snapshot().topic(topic.name()).map(TopicMetadata::topicId).orElse(null);
+            return new CreatableTopicResult(topic.name(), id, Errors.NONE.code(), null, partitions, (short) 1, List.of());
         }
         Errors error = ServerErrors.forException(failure);
         return new CreatableTopicResult(topic.name(), null, error.code(), ServerErrors.message(failure), -1, (short) -1,

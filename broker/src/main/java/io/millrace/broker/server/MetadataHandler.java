@@ -66,13 +66,14 @@ final class MetadataHandler implements ApiHandler {
     }
 
     private static boolean namesATopicOnlyById(MetadataRequest body) {
-        return body.topics() != null && body.topics().stream().anyMatch(t -> t.name() == null);
+        return body.topics() != null && body.topics().stream().anyMatch(t -> t.byId() || t.name() == null);
     }
 
     private MetadataResponse.Topic answer(ClusterSnapshot snapshot, MetadataRequest.Topic asked, boolean allowAutoCreate) {
-        if (asked.name() == null) {
-            return new MetadataResponse.Topic(Errors.UNKNOWN_TOPIC_ID.code(), null, asked.topicId(), false, List.of(),
-                MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
+        if (asked.byId() || asked.name() == null) {
+            return snapshot.topicById(asked.topicId()).map(t -> describe(snapshot, t))
+                .orElseGet(() -> new MetadataResponse.Topic(Errors.UNKNOWN_TOPIC_ID.code(), null, asked.topicId(), false,
+                    List.of(), MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS));
         }
         return snapshot.topic(asked.name()).map(t -> describe(snapshot, t))
             .orElseGet(() -> missing(asked.name(), allowAutoCreate && config.autoCreateTopicsEnable()));
@@ -113,7 +114,7 @@ final class MetadataHandler implements ApiHandler {
             partitions.add(new MetadataResponse.Partition(error.code(), partition, live ? broker : -1, -1,
                 List.of(broker), live ? List.of(broker) : List.of(), live ? List.of() : List.of(broker)));
         });
-        return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), Uuids.ZERO, false, partitions,
+        return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), topic.topicId(), false, partitions,
             MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
     }
 }

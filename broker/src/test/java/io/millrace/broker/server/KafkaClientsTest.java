@@ -22,10 +22,13 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicIdException;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.ClassRule;
@@ -152,6 +155,36 @@ public class KafkaClientsTest {
             admin.deleteTopics(List.of("admin-topic")).all().get(30, TimeUnit.SECONDS);
             assertTrue(!admin.listTopics().names().get(30, TimeUnit.SECONDS).contains("admin-topic"));
         }
+    }
+
+    @Test
+    public void topicIdsAreStableWhileATopicLivesNewWhenItIsCreatedAgainAndNameTheTopicInRequests() throws Exception {
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            Uuid created = admin.createTopics(List.of(new NewTopic("by-id", 2, (short) 1))).topicId("by-id")
+                .get(30, TimeUnit.SECONDS);
+            Uuid first = topicId(admin, "by-id");
+            assertTrue("a real id, not the zero UUID", !Uuid.ZERO_UUID.equals(first));
+            assertEquals("CreateTopics answers the id Metadata gives", first, created);
+            assertEquals("the same id on every request", first, topicId(admin, "by-id"));
+            TopicDescription byId = admin.describeTopics(TopicCollection.ofTopicIds(List.of(first))).allTopicIds()
+                .get(30, TimeUnit.SECONDS).get(first);
+            assertEquals("by-id", byId.name());
+            assertEquals(2, byId.partitions().size());
+
+            admin.deleteTopics(TopicCollection.ofTopicIds(List.of(first))).all().get(30, TimeUnit.SECONDS);
+            Conditions.waitUntil(() -> !CLUSTER.broker(0).cluster().metadata().snapshot().hasTopic("by-id"),
+                "the topic deleted by id to be gone");
+            expect(UnknownTopicIdException.class, () -> admin.describeTopics(TopicCollection.ofTopicIds(List.of(first)))
+                .allTopicIds().get(30, TimeUnit.SECONDS));
+
+            admin.createTopics(List.of(new NewTopic("by-id", 2, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            Uuid second = topicId(admin, "by-id");
+            assertTrue("the topic created again is another topic: " + first + " vs " + second, !first.equals(second));
+        }
+    }
+
+    private static Uuid topicId(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic).topicId();
     }
 
     @Test

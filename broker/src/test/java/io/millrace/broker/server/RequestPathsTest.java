@@ -106,7 +106,7 @@ public class RequestPathsTest {
     }
 
     @Test
-    public void aTopicNamedOnlyByIdIsUnknownFromMetadataV12AndRefusedBefore() throws Exception {
+    public void anUnknownTopicIdIsUnknownFromMetadataV12AndRefusedBefore() throws Exception {
         MetadataRequest byId = new MetadataRequest(List.of(new MetadataRequest.Topic(java.util.UUID.randomUUID(), null)),
             false, false, false);
         try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {

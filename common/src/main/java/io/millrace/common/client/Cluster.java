@@ -3,12 +3,14 @@ package io.millrace.common.client;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.MetadataResponse;
+import io.millrace.common.protocol.types.Uuids;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * What clients know of the cluster at one moment: its brokers, and for each known topic its
@@ -17,17 +19,19 @@ import java.util.Set;
  */
 public final class Cluster {
 
-    private static final Cluster EMPTY = new Cluster(Map.of(), Map.of(), Map.of());
+    private static final Cluster EMPTY = new Cluster(Map.of(), Map.of(), Map.of(), Map.of());
 
     private final Map<Integer, Node> nodes;
     private final Map<String, List<PartitionInfo>> partitionsByTopic;
     private final Map<String, Errors> topicErrors;
+    private final Map<String, UUID> topicIds;
 
     private Cluster(Map<Integer, Node> nodes, Map<String, List<PartitionInfo>> partitionsByTopic,
-                    Map<String, Errors> topicErrors) {
+                    Map<String, Errors> topicErrors, Map<String, UUID> topicIds) {
         this.nodes = nodes;
         this.partitionsByTopic = partitionsByTopic;
         this.topicErrors = topicErrors;
+        this.topicIds = topicIds;
     }
 
     public static Cluster empty() {
@@ -46,19 +50,25 @@ public final class Cluster {
         }
         Map<String, List<PartitionInfo>> topics = new HashMap<>(relinked(partitionsByTopic, newNodes));
         Map<String, Errors> errors = new HashMap<>(topicErrors);
+        Map<String, UUID> ids = new HashMap<>(topicIds);
         for (MetadataResponse.Topic topic : response.topics()) {
             Errors error = topic.error();
+            if (topic.name() == null) {
+                continue;   // an answer about an id this client never asks for
+            }
             if (error == Errors.NONE) {
                 topics.put(topic.name(), partitions(topic, newNodes));
                 errors.remove(topic.name());
+                ids.put(topic.name(), topic.topicId());
             } else {
                 errors.put(topic.name(), error);
                 if (error == Errors.UNKNOWN_TOPIC_OR_PARTITION || error == Errors.INVALID_TOPIC_EXCEPTION) {
                     topics.remove(topic.name());
+                    ids.remove(topic.name());
                 }
             }
         }
-        return new Cluster(Map.copyOf(newNodes), Map.copyOf(topics), Map.copyOf(errors));
+        return new Cluster(Map.copyOf(newNodes), Map.copyOf(topics), Map.copyOf(errors), Map.copyOf(ids));
     }
 
     private static Map<String, List<PartitionInfo>> relinked(Map<String, List<PartitionInfo>> topics,
@@ -129,6 +139,15 @@ public final class Cluster {
 
     public Set<String> topics() {
         return Collections.unmodifiableSet(partitionsByTopic.keySet());
+    }
+
+    /**
+     * The id of the topic as the broker last described it, or {@link Uuids#ZERO} when unknown or when the
+     * broker gives no ids (before Metadata v10). A different id under the same name is another topic: the
+     * old one was deleted and the name created again.
+     */
+    public UUID topicId(String topic) {
+        return topicIds.getOrDefault(topic, Uuids.ZERO);
     }
 
     /** The error the last Metadata response gave for {@code topic}, or {@link Errors#NONE}. */

@@ -6,7 +6,10 @@ import static org.junit.Assert.assertNull;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.MetadataResponse;
+import io.millrace.common.protocol.types.Uuids;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.junit.Test;
 
 public class ClusterTest {
@@ -34,6 +37,25 @@ public class ClusterTest {
         assertEquals(List.of(0, 1, 2), cluster.partitionsForTopic("t").stream().map(PartitionInfo::partition).toList());
         assertEquals(new Node(1, "h1", 9093), cluster.leaderFor(new TopicPartition("t", 0)));
         assertNull(cluster.leaderFor(new TopicPartition("t", 3)));
+    }
+
+    @Test
+    public void theTopicIdIsTheLastDescribedOneAndGoesWithTheTopic() {
+        UUID first = UUID.randomUUID();
+        UUID second = UUID.randomUUID();
+        Cluster cluster = Cluster.empty().merge(response(TWO_BROKERS, withId(topic("t", Errors.NONE, partition(0, 0)), first)));
+        assertEquals(first, cluster.topicId("t"));
+        assertEquals(Uuids.ZERO, cluster.topicId("never-described"));
+        Cluster recreated = cluster.merge(response(TWO_BROKERS, withId(topic("t", Errors.NONE, partition(0, 1)), second)));
+        assertEquals(second, recreated.topicId("t"));
+        Cluster deleted = recreated.merge(response(TWO_BROKERS, topic("t", Errors.UNKNOWN_TOPIC_OR_PARTITION)));
+        assertEquals(Uuids.ZERO, deleted.topicId("t"));
+        Cluster answeredById = deleted.merge(response(TWO_BROKERS, withId(topic(null, Errors.UNKNOWN_TOPIC_ID), first)));
+        assertEquals("an answer about an id alone changes no named topic", Set.of(), answeredById.topics());
+    }
+
+    private static MetadataResponse.Topic withId(MetadataResponse.Topic topic, UUID id) {
+        return new MetadataResponse.Topic(topic.errorCode(), topic.name(), id, false, topic.partitions(), 0);
     }
 
     @Test

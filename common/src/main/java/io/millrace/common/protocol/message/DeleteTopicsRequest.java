@@ -24,8 +24,7 @@ import java.util.UUID;
  * Version 1 (the oldest supported) to 3 have the same layout. Version 4 is flexible. Version 5
  * may return THROTTLING_QUOTA_EXCEEDED and error messages. Version 6 names each topic by name or
  * id. In this class every version reads into {@link TopicRef}s: before version 6 their ids are
- * {@link Uuids#ZERO}, and writing a ref without a name at those versions is an error. Millrace
- * topics have no ids, so the broker answers a deletion by id alone with UNKNOWN_TOPIC_ID.
+ * {@link Uuids#ZERO}, and writing a ref without a name at those versions is an error.
  */
 public record DeleteTopicsRequest(List<TopicRef> topics, int timeoutMs) implements ApiMessage {
 

@@ -27,8 +27,7 @@ import java.util.UUID;
  * not supported). Versions 2 and 3 are the same as 1. Version 4 adds allow_auto_topic_creation.
  * Version 8 adds the authorized-operations flags. Version 9 is flexible. Version 10 adds topic ids
  * (and nullable names). Version 11 drops include_cluster_authorized_operations. Version 12 lets a
- * client ask by topic id; version 13 only adds a response field. Millrace topics have no ids: the
- * broker answers a topic asked for by id alone with UNKNOWN_TOPIC_ID.
+ * client ask by topic id; version 13 only adds a response field.
  */
 public record MetadataRequest(List<Topic> topics, boolean allowAutoTopicCreation,
                               boolean includeClusterAuthorizedOperations,
@@ -45,6 +44,14 @@ public record MetadataRequest(List<Topic> topics, boolean allowAutoTopicCreation
 
         public static Topic named(String name) {
             return new Topic(Uuids.ZERO, name);
+        }
+
+        /**
+         * Whether the topic is asked for by id: a non-zero id, whatever the name (Kafka's clients send an
+         * empty name with the id, others send null).
+         */
+        public boolean byId() {
+            return !Uuids.ZERO.equals(topicId);
         }
 
         private static Topic read(ProtocolReader reader, short version) {
