@@ -83,6 +83,15 @@ public final class LoadConfig extends AbstractConfig {
         + "first offset the broker still holds), or an ISO-8601 instant such as 2024-01-31T00:00:00Z (the first "
         + "message with a timestamp at or after it; the log end when there is none).";
 
+    public static final String RECREATED_TOPIC_CONFIG = "millrace.hadoop.recreated.topic";
+    static final String RECREATED_TOPIC_DOC = "What a load does when a topic it loaded before was deleted and "
+        + "created again under the same name (its topic id changed, so the committed offsets count messages that "
+        + "are gone): fail (load nothing and name the topic and both ids) or restart (drop the topic's old offsets "
+        + "and read it like a new topic, from " + "millrace.hadoop.new.partition.start; the summary and the manifest "
+        + "list it). Offsets committed before topic ids were kept cannot be checked.";
+    public static final String RECREATED_FAIL = "fail";
+    public static final String RECREATED_RESTART = "restart";
+
     public static final String VALUE_FORMAT_CONFIG = "millrace.hadoop.value.format";
     static final String VALUE_FORMAT_DOC = "What the InputFormat hands a mapper as the value: raw (the message's "
         + "bytes) or avro (also the decoded GenericRecord; undecodable messages go to the error output). The load "
@@ -125,6 +134,8 @@ public final class LoadConfig extends AbstractConfig {
             ValidString.in(HourLayout.HOURLY.setting(), HourLayout.HIVE.setting()), Importance.MEDIUM, LAYOUT_DOC)
         .define(NEW_PARTITION_START_CONFIG, Type.STRING, EARLIEST, INSTANT_OR_EARLIEST, Importance.MEDIUM,
             NEW_PARTITION_START_DOC)
+        .define(RECREATED_TOPIC_CONFIG, Type.STRING, RECREATED_FAIL, ValidString.in(RECREATED_FAIL, RECREATED_RESTART),
+            Importance.MEDIUM, RECREATED_TOPIC_DOC)
         .define(LOCK_LEASE_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW, LOCK_LEASE_MS_DOC)
         .define(VALUE_FORMAT_CONFIG, Type.STRING, "avro", ValidString.in("raw", "avro"), Importance.LOW,
             VALUE_FORMAT_DOC);
@@ -170,6 +181,11 @@ public final class LoadConfig extends AbstractConfig {
     }
 
     /** The data root; throws {@link ConfigException} when it is not set. */
+    /** Whether a topic deleted and created again is read from its start again rather than failing the load. */
+    public boolean restartRecreatedTopics() {
+        return RECREATED_RESTART.equals(getString(RECREATED_TOPIC_CONFIG));
+    }
+
     public long lockLeaseMs() {
         return getLong(LOCK_LEASE_MS_CONFIG);
     }

@@ -7,12 +7,17 @@ import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.TimeoutException;
+import io.millrace.common.protocol.types.Uuids;
 import io.millrace.consumer.ConsumerConfig;
 import io.millrace.consumer.PartitionReader;
 import io.millrace.hadoop.LoadConfig;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -72,6 +77,22 @@ public final class ClusterAccess implements AutoCloseable {
             }
         }
         return partitions;
+    }
+
+    /**
+     * The ids the cluster gave {@code topics} when they were last listed (by {@link #partitions}); topics
+     * without an id (a broker that gives none) are absent.
+     */
+    public Map<String, String> topicIds(Collection<String> topics) {
+        Cluster cluster = metadata.snapshot();
+        Map<String, String> ids = new TreeMap<>();
+        for (String topic : topics) {
+            UUID id = cluster.topicId(topic);
+            if (!Uuids.ZERO.equals(id)) {
+                ids.put(topic, id.toString());
+            }
+        }
+        return ids;
     }
 
     private Cluster allTopics() {

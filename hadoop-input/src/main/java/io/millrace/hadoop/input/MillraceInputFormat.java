@@ -3,11 +3,15 @@ package io.millrace.hadoop.input;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.config.ConfigException;
 import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.state.CommittedOffset;
 import io.millrace.hadoop.state.JsonFiles;
+import io.millrace.hadoop.state.Manifest;
 import io.millrace.hadoop.state.StateDir;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputFormat;
@@ -59,9 +63,26 @@ public class MillraceInputFormat extends InputFormat<MillraceKey, MillraceValue>
             throw new ConfigException("Name the topics to read: " + LoadConfig.TOPICS_CONFIG + " or " + LoadConfig.TOPICS_REGEX_CONFIG);
         }
         StateDir state = StateDir.open(config.stateDir(), conf);
+        List<CommittedOffset> committed = state.newest().map(Manifest::offsets).orElse(List.of());
         try (ClusterAccess cluster = new ClusterAccess(config)) {
             List<TopicPartition> partitions = cluster.partitions(config.topics(), config.topicsRegex());
-            return new RangePlanner(cluster.reader(), config.newPartitionStartMs()).plan(partitions, state.committedOffsets());
+            Map<String, String> ids = cluster.topicIds(partitions.stream().map(TopicPartition::topic).distinct().toList());
+            Map<String, String> recreated = RecreatedTopics.find(committed, ids);
+            if (!recreated.isEmpty() && !config.restartRecreatedTopics()) {
+                throw new TopicRecreatedException("Deleted and created again since the last load (topic id old -> new): "
+                    + recreated + ". The committed offsets count messages that are gone, so nothing was loaded. To read "
+                    + "these topics from their start again, set " + LoadConfig.RECREATED_TOPIC_CONFIG + "="
+                    + LoadConfig.RECREATED_RESTART + ".");
+            }
+            if (!recreated.isEmpty()) {
+                LOG.warn("Deleted and created again since the last load (topic id old -> new): {}; reading them from their "
+                    + "start again", recreated);
+            }
+            Map<TopicPartition, Long> offsets = new TreeMap<>();
+            committed.stream().filter(c -> !recreated.containsKey(c.topic()))
+                .forEach(c -> offsets.put(c.topicPartition(), c.offset()));
+            return new RangePlanner(cluster.reader(), config.newPartitionStartMs()).plan(partitions, offsets)
+                .withTopics(ids, List.copyOf(recreated.keySet()));
         }
     }
 

@@ -66,16 +66,25 @@ final class ManifestBuilder {
         }
         return new Manifest(sequence, runId, System.currentTimeMillis(), offsets(previous, plan), plan.ranges(), lost,
             moves, counts.entrySet().stream().map(e -> new HourCount(e.getKey().topic(), e.getKey().hour(), e.getValue())).toList(),
-            new ArrayList<>(late), records, errors);
+            new ArrayList<>(late), records, errors, plan.restartedTopics());
     }
 
+    /**
+     * The previous load's offsets (less those of restarted topics, whose data is gone), advanced to the end
+     * of every planned range and labelled with the topic id it was planned under.
+     */
     private static List<CommittedOffset> offsets(Manifest previous, LoadPlan plan) {
-        Map<TopicPartition, Long> offsets = new TreeMap<>(previous == null ? Map.of() : previous.offsetMap());
-        for (PartitionRange range : plan.ranges()) {
-            offsets.put(range.topicPartition(), range.end());
+        Map<TopicPartition, CommittedOffset> offsets = new TreeMap<>();
+        for (CommittedOffset offset : previous == null ? List.<CommittedOffset>of() : previous.offsets()) {
+            if (!plan.restartedTopics().contains(offset.topic())) {
+                offsets.put(offset.topicPartition(), offset);
+            }
         }
-        return offsets.entrySet().stream()
-            .map(e -> new CommittedOffset(e.getKey().topic(), e.getKey().partition(), e.getValue())).toList();
+        for (PartitionRange range : plan.ranges()) {
+            offsets.put(range.topicPartition(), new CommittedOffset(range.topic(), range.partition(), range.end(),
+                plan.topicIds().get(range.topic())));
+        }
+        return List.copyOf(offsets.values());
     }
 
     private static int compare(TopicHour a, TopicHour b) {

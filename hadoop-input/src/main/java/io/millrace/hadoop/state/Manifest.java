@@ -18,13 +18,16 @@ import java.util.TreeMap;
  *       the error output into the state directory): replaying them is idempotent, so a crash after the
  *       commit point is completed by the next load;</li>
  *   <li>{@code counts} and {@code lateHours}: events per topic and event hour, and the hours that had
- *       been loaded before (late data), for the summary and downstream jobs.</li>
+ *       been loaded before (late data), for the summary and downstream jobs;</li>
+ *   <li>{@code restartedTopics}: topics found deleted and created again, whose old offsets were dropped
+ *       and which this load read from their start.</li>
  * </ul>
  * Immutable.
  */
 public record Manifest(long sequence, String runId, long committedAtMs, List<CommittedOffset> offsets,
                        List<PartitionRange> ranges, List<LostRange> lost, List<FileMove> files,
-                       List<HourCount> counts, List<TopicHour> lateHours, long records, long errors) {
+                       List<HourCount> counts, List<TopicHour> lateHours, long records, long errors,
+                       List<String> restartedTopics) {
 
     public Manifest {
         offsets = List.copyOf(offsets);
@@ -33,6 +36,7 @@ public record Manifest(long sequence, String runId, long committedAtMs, List<Com
         files = List.copyOf(files);
         counts = List.copyOf(counts);
         lateHours = List.copyOf(lateHours);
+        restartedTopics = restartedTopics == null ? List.of() : List.copyOf(restartedTopics);
     }
 
     /** The committed offsets by partition. */

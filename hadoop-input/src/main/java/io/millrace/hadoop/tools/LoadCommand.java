@@ -6,6 +6,7 @@ import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.hive.HiveConfig;
 import io.millrace.hadoop.hive.HiveRegistration;
 import io.millrace.hadoop.load.CommitHook;
+import io.millrace.hadoop.input.TopicRecreatedException;
 import io.millrace.hadoop.load.LoadFailedException;
 import io.millrace.hadoop.load.LoadIncompleteException;
 import io.millrace.hadoop.load.LoadMapper;
@@ -82,7 +83,7 @@ public final class LoadCommand {
         } catch (LoadIncompleteException e) {
             err.println("millrace load: " + e.getMessage());
             return COMMITTED_INCOMPLETE;
-        } catch (LoadFailedException e) {
+        } catch (LoadFailedException | TopicRecreatedException e) {
             err.println("millrace load failed: " + e.getMessage());
             return 1;
         } catch (IOException e) {
