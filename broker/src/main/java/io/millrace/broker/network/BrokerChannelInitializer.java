@@ -8,7 +8,8 @@ import io.netty.channel.ChannelInitializer;
  * The pipeline of every accepted connection, in one readable list:
  *
  * <pre>
- *   frameDecoder     bytes → request frames (4-byte size, bounded by socket.request.max.bytes)
+ *   frameDecoder     bytes → request frames (4-byte size, bounded by socket.request.max.bytes;
+ *                    each frame's size reserved in queued.max.request.bytes before it is read)
  *   requestHandler   frame → request thread pool; response → socket; one request at a time
  * </pre>
  *
@@ -42,8 +43,9 @@ public final class BrokerChannelInitializer extends ChannelInitializer<Channel> 
             return;
         }
         shared.connections.add(channel);
+        ReadGate gate = new ReadGate(channel, shared.inFlight::isDraining);
         channel.pipeline()
-            .addLast(FRAME_DECODER, new FrameDecoder(maxRequestBytes, shared.metrics))
-            .addLast(REQUEST_HANDLER, new ConnectionHandler(shared, listenerName));
+            .addLast(FRAME_DECODER, new FrameDecoder(maxRequestBytes, shared.metrics, shared.memory, gate))
+            .addLast(REQUEST_HANDLER, new ConnectionHandler(shared, listenerName, gate));
     }
 }

@@ -26,6 +26,8 @@ final class ChannelRequestContext implements RequestContext, Runnable, ChannelFu
 
     private final ConnectionHandler connection;
     private final long receiveTimeNanos;
+    /** The frame's size, reserved in the request memory until the payload is released. */
+    private final int frameBytes;
     private ByteBuf payload;
     private long enqueueTimeNanos;
     private volatile int completed;
@@ -36,6 +38,7 @@ final class ChannelRequestContext implements RequestContext, Runnable, ChannelFu
     ChannelRequestContext(ConnectionHandler connection, ByteBuf payload, long receiveTimeNanos) {
         this.connection = connection;
         this.payload = payload;
+        this.frameBytes = payload.readableBytes();
         this.receiveTimeNanos = receiveTimeNanos;
     }
 
@@ -168,6 +171,7 @@ final class ChannelRequestContext implements RequestContext, Runnable, ChannelFu
         payload = null;
         if (p != null) {
             p.release();
+            connection.releaseMemory(frameBytes);
         }
     }
 }

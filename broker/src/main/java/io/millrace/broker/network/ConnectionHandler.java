@@ -40,6 +40,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private final ConnectionShared shared;
     private final String listenerName;
+    private final ReadGate gate;
     private final ArrayDeque<ChannelRequestContext> pending = new ArrayDeque<>(4);
     private final Runnable retryDispatch = this::retryAfterQueueSpace;
     private final Runnable idleCheck = this::checkIdle;
@@ -57,9 +58,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private long lastActiveNanos;
     private ScheduledFuture<?> idleTimer;
 
-    ConnectionHandler(ConnectionShared shared, String listenerName) {
+    ConnectionHandler(ConnectionShared shared, String listenerName, ReadGate gate) {
         this.shared = shared;
         this.listenerName = listenerName;
+        this.gate = gate;
     }
 
     // ---- events on the event loop ----------------------------------------------------------
@@ -90,7 +92,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         lastActiveNanos = shared.time.nanoseconds();
         shared.metrics.requestReceived();
         if (closing || shared.inFlight.isDraining()) {
-            frame.release();
+            releaseFrame(frame);
             return;
         }
         pending.add(new ChannelRequestContext(this, frame, shared.time.nanoseconds()));
@@ -254,15 +256,27 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     private void mute() {
         if (!muted) {
             muted = true;
-            ctx.channel().config().setAutoRead(false);
+            gate.requestInProgress(true);
         }
     }
 
     private void unmute() {
         if (muted && !shared.inFlight.isDraining()) {
             muted = false;
-            ctx.channel().config().setAutoRead(true);
+            gate.requestInProgress(false);
         }
+    }
+
+    /** Releases a request frame never made into a request, and the request memory its decoder reserved for it. */
+    private void releaseFrame(ByteBuf frame) {
+        int bytes = frame.readableBytes();
+        frame.release();
+        releaseMemory(bytes);
+    }
+
+    /** A request's frame was released: its bytes no longer count against {@code queued.max.request.bytes}. */
+    void releaseMemory(int frameBytes) {
+        shared.memory.release(frameBytes);
     }
 
     // ---- idle connections ----------------------------------------------------------------------

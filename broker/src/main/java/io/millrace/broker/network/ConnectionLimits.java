@@ -4,13 +4,15 @@ import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Kafka's {@code max.connections} and {@code max.connections.per.ip}. A connection beyond its
+ * Kafka's {@code max.connections}, {@code max.connections.per.ip} and its per-address overrides
+ * ({@code max.connections.per.ip.overrides}). A connection beyond its
  * address's limit is closed at once, as Kafka does. Reaching the broker-wide limit stops accepting
  * (the listener stops reading new connections, which wait in the kernel's backlog) until a
  * connection closes, also as Kafka does; one accepted all the same before the pause took effect is
@@ -22,12 +24,18 @@ final class ConnectionLimits {
 
     private final int maxConnections;
     private final int maxPerIp;
+    private final Map<InetAddress, Integer> overrides;
     private final AtomicInteger total = new AtomicInteger();
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perIp = new ConcurrentHashMap<>();
 
     ConnectionLimits(int maxConnections, int maxPerIp) {
+        this(maxConnections, maxPerIp, Map.of());
+    }
+
+    ConnectionLimits(int maxConnections, int maxPerIp, Map<InetAddress, Integer> overrides) {
         this.maxConnections = maxConnections;
         this.maxPerIp = maxPerIp;
+        this.overrides = Map.copyOf(overrides);
     }
 
     /** Counts a new connection; false (and the connection closed) when its address has too many. */
@@ -35,10 +43,11 @@ final class ConnectionLimits {
         InetAddress address = address(channel.remoteAddress());
         if (address != null) {
             int count = perIp.computeIfAbsent(address, a -> new AtomicInteger()).incrementAndGet();
-            if (count > maxPerIp) {
+            int limit = overrides.getOrDefault(address, maxPerIp);
+            if (count > limit) {
                 release(address);
-                log.warn("Closing a connection from {}: it has {} already (max.connections.per.ip = {})", address,
-                    maxPerIp, maxPerIp);
+                log.warn("Closing a connection from {}: it has {} already ({} = {})", address, limit,
+                    overrides.containsKey(address) ? "max.connections.per.ip.overrides" : "max.connections.per.ip", limit);
                 channel.close();
                 return false;
             }

@@ -17,13 +17,15 @@ final class ConnectionShared {
     /** {@code connections.max.idle.ms} in nanoseconds; negative disables idle closing. */
     final long maxIdleNanos;
     final ConnectionLimits limits;
+    final RequestMemory memory;
     /** Every open connection, so that shutdown can stop and close them; closed ones leave by themselves. */
     final ChannelGroup connections = new DefaultChannelGroup("millrace-connections", GlobalEventExecutor.INSTANCE);
     private final AtomicLong connectionIndex = new AtomicLong();
 
     ConnectionShared(RequestHandlerPool pool, InFlightRequests inFlight, NetworkMetrics metrics, Time time,
-                     long maxIdleMs, ConnectionLimits limits) {
+                     long maxIdleMs, ConnectionLimits limits, RequestMemory memory) {
         this.limits = limits;
+        this.memory = memory;
         this.pool = pool;
         this.inFlight = inFlight;
         this.metrics = metrics;

@@ -7,7 +7,10 @@ import io.millrace.common.config.ConfigDef.Range;
 import io.millrace.common.config.ConfigDef.Type;
 import io.millrace.common.config.ConfigDef.Validator;
 import io.millrace.common.config.ConfigException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +45,12 @@ public final class NetworkConfig extends AbstractConfig {
         + "queue is full the broker stops reading from connections whose next request does not fit, until it does; "
         + "no request is dropped.";
 
+    public static final String QUEUED_MAX_REQUEST_BYTES_CONFIG = "queued.max.request.bytes";
+    static final String QUEUED_MAX_REQUEST_BYTES_DOC = "The most bytes all requests together may hold, counted from "
+        + "when a request's size has been read until it has been handled. A connection whose next request does not "
+        + "fit stops being read until enough is released; nothing is dropped. -1 (Kafka's default) does not bound "
+        + "it; otherwise it must be at least socket.request.max.bytes, so that every request can fit.";
+
     public static final String SOCKET_SEND_BUFFER_BYTES_CONFIG = "socket.send.buffer.bytes";
     static final String SOCKET_SEND_BUFFER_BYTES_DOC = "The SO_SNDBUF of accepted sockets; -1 keeps the OS default.";
 
@@ -63,6 +72,11 @@ public final class NetworkConfig extends AbstractConfig {
     static final String MAX_CONNECTIONS_PER_IP_DOC = "The most connections one client address may hold open at once; "
         + "a connection beyond it is closed as soon as it is accepted.";
 
+    public static final String MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG = "max.connections.per.ip.overrides";
+    static final String MAX_CONNECTIONS_PER_IP_OVERRIDES_DOC = "Per-address exceptions to max.connections.per.ip, as "
+        + "host:count pairs separated by commas, e.g. 10.0.0.7:500,mirror.example.com:1000 (a host name is resolved "
+        + "once, at start-up).";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(LISTENERS_CONFIG, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Validator.described("PLAINTEXT://host:port, ...", NetworkConfig::validateListeners),
             Importance.HIGH, LISTENERS_DOC)
@@ -71,6 +85,7 @@ public final class NetworkConfig extends AbstractConfig {
         .define(NUM_NETWORK_THREADS_CONFIG, Type.INT, 3, Range.atLeast(1), Importance.HIGH, NUM_NETWORK_THREADS_DOC)
         .define(NUM_IO_THREADS_CONFIG, Type.INT, 8, Range.atLeast(1), Importance.HIGH, NUM_IO_THREADS_DOC)
         .define(QUEUED_MAX_REQUESTS_CONFIG, Type.INT, 500, Range.atLeast(1), Importance.HIGH, QUEUED_MAX_REQUESTS_DOC)
+        .define(QUEUED_MAX_REQUEST_BYTES_CONFIG, Type.LONG, -1L, Importance.MEDIUM, QUEUED_MAX_REQUEST_BYTES_DOC)
         .define(SOCKET_SEND_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
             SOCKET_SEND_BUFFER_BYTES_DOC)
         .define(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
@@ -80,13 +95,22 @@ public final class NetworkConfig extends AbstractConfig {
         .define(MAX_CONNECTIONS_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
             MAX_CONNECTIONS_DOC)
         .define(MAX_CONNECTIONS_PER_IP_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
-            MAX_CONNECTIONS_PER_IP_DOC);
+            MAX_CONNECTIONS_PER_IP_DOC)
+        .define(MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG, Type.LIST, "", Importance.MEDIUM,
+            MAX_CONNECTIONS_PER_IP_OVERRIDES_DOC);
 
     private final List<Endpoint> listeners;
 
     public NetworkConfig(Map<?, ?> props) {
         super(CONFIG, props);
         this.listeners = parseListeners(getList(LISTENERS_CONFIG));
+        maxConnectionsPerIpOverrides();   // fails at start-up, not at the first connection
+        long queuedBytes = queuedMaxRequestBytes();
+        if (queuedBytes > 0 && queuedBytes < socketRequestMaxBytes()) {
+            throw new ConfigException(QUEUED_MAX_REQUEST_BYTES_CONFIG + " (" + queuedBytes + ") must be -1 or at least "
+                + SOCKET_REQUEST_MAX_BYTES_CONFIG + " (" + socketRequestMaxBytes() + "): a request of the largest size "
+                + "would never fit");
+        }
     }
 
     public List<Endpoint> listeners() {
@@ -103,6 +127,36 @@ public final class NetworkConfig extends AbstractConfig {
 
     public int numIoThreads() {
         return getInt(NUM_IO_THREADS_CONFIG);
+    }
+
+    /** {@code max.connections.per.ip.overrides}: the limit of each listed address. */
+    public Map<InetAddress, Integer> maxConnectionsPerIpOverrides() {
+        Map<InetAddress, Integer> overrides = new HashMap<>();
+        for (String entry : getList(MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG)) {
+            int colon = entry.lastIndexOf(':');
+            String host = colon > 0 ? entry.substring(0, colon).trim() : "";
+            int count;
+            try {
+                count = Integer.parseInt(entry.substring(colon + 1).trim());
+            } catch (NumberFormatException e) {
+                count = -1;
+            }
+            if (host.isEmpty() || count < 0) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG + ": '" + entry
+                    + "' is not host:count with a count of 0 or more");
+            }
+            try {
+                overrides.put(InetAddress.getByName(host), count);
+            } catch (UnknownHostException e) {
+                throw new ConfigException(MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG + ": host " + host + " does not resolve");
+            }
+        }
+        return overrides;
+    }
+
+    /** {@code queued.max.request.bytes}; zero or less: unbounded. */
+    public long queuedMaxRequestBytes() {
+        return getLong(QUEUED_MAX_REQUEST_BYTES_CONFIG);
     }
 
     public int queuedMaxRequests() {

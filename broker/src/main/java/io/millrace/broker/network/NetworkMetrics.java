@@ -52,6 +52,13 @@ public final class NetworkMetrics {
             blockedConnections);
     }
 
+    void bindMemory(LongSupplier used, LongSupplier available, LongSupplier blockedConnections) {
+        group.gauge("memory-pool-used", "bytes of requests received or being received (queued.max.request.bytes)", used);
+        group.gauge("memory-pool-available", "bytes left for requests; Long.MAX_VALUE when unbounded", available);
+        group.gauge("connections-blocked-on-memory", "connections not read from because their next request does not "
+            + "fit in queued.max.request.bytes", blockedConnections);
+    }
+
     public MetricGroup group() {
         return group;
     }

@@ -71,8 +71,10 @@ public final class NetworkServer implements AutoCloseable {
         this.metrics = new NetworkMetrics(registry.group(NetworkMetrics.GROUP));
         this.pool = new RequestHandlerPool(config.numIoThreads(), config.queuedMaxRequests(), handler, time, metrics);
         this.shared = new ConnectionShared(pool, inFlight, metrics, time, config.connectionsMaxIdleMs(),
-            new ConnectionLimits(config.maxConnections(), config.maxConnectionsPerIp()));
+            new ConnectionLimits(config.maxConnections(), config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides()),
+            new RequestMemory(config.queuedMaxRequestBytes()));
         metrics.bindQueue(pool::queueSize, inFlight::count, pool::waitingConnections);
+        metrics.bindMemory(shared.memory::used, shared.memory::available, shared.memory::waitingConnections);
     }
 
     /**

@@ -15,7 +15,8 @@ public class BrokerChannelInitializerTest {
     private final NetworkMetrics metrics = new NetworkMetrics(new MetricsRegistry(null, Map.of()).group("test"));
     private final ConnectionShared shared = new ConnectionShared(
         new RequestHandlerPool(1, 1, Handlers.ECHO, new MockTime(), metrics), new InFlightRequests(), metrics,
-        new MockTime(), -1, new ConnectionLimits(Integer.MAX_VALUE, Integer.MAX_VALUE));
+        new MockTime(), -1, new ConnectionLimits(Integer.MAX_VALUE, Integer.MAX_VALUE),
+        new RequestMemory(-1));
 
     @Test
     public void thePipelineIsFrameDecoderThenRequestHandler() {
@@ -34,6 +35,6 @@ public class BrokerChannelInitializerTest {
     public void onlyTheInitializerIsShared() {
         assertTrue(new BrokerChannelInitializer(shared, "PLAINTEXT", 100).isSharable());
         assertFalse("holds a partial frame", new FrameDecoder(100, metrics).isSharable());
-        assertFalse("holds the connection's requests", new ConnectionHandler(shared, "PLAINTEXT").isSharable());
+        assertFalse("holds the connection's requests", new ConnectionHandler(shared, "PLAINTEXT", null).isSharable());
     }
 }

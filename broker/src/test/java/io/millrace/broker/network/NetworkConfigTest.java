@@ -63,10 +63,33 @@ public class NetworkConfigTest {
     }
 
     @Test
+    public void queuedMaxRequestBytesIsUnboundedOrHoldsTheLargestRequest() {
+        assertEquals(-1L, new NetworkConfig(Map.of()).queuedMaxRequestBytes());
+        assertEquals(200L, new NetworkConfig(Map.of(NetworkConfig.SOCKET_REQUEST_MAX_BYTES_CONFIG, 200,
+            NetworkConfig.QUEUED_MAX_REQUEST_BYTES_CONFIG, 200L)).queuedMaxRequestBytes());
+        ConfigException e = assertThrows(ConfigException.class, () -> new NetworkConfig(Map.of(
+            NetworkConfig.SOCKET_REQUEST_MAX_BYTES_CONFIG, 200, NetworkConfig.QUEUED_MAX_REQUEST_BYTES_CONFIG, 199L)));
+        assertTrue(e.getMessage(), e.getMessage().contains("queued.max.request.bytes"));
+    }
+
+    @Test
+    public void perIpOverridesAreHostCountPairs() throws Exception {
+        NetworkConfig config = new NetworkConfig(Map.of(NetworkConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG,
+            "127.0.0.1:5, localhost:7,::1:0"));
+        assertEquals(Integer.valueOf(0), config.maxConnectionsPerIpOverrides().get(java.net.InetAddress.getByName("::1")));
+        assertEquals(Integer.valueOf(7), config.maxConnectionsPerIpOverrides().get(java.net.InetAddress.getByName("localhost")));
+        for (String bad : List.of("127.0.0.1", "127.0.0.1:x", ":5", "127.0.0.1:-1")) {
+            ConfigException e = assertThrows(bad, ConfigException.class,
+                () -> new NetworkConfig(Map.of(NetworkConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES_CONFIG, bad)));
+            assertTrue(e.getMessage(), e.getMessage().contains("max.connections.per.ip.overrides"));
+        }
+    }
+
+    @Test
     public void everySettingIsDeclaredOnceWithItsDocumentation() {
         List<String> names = List.of("listeners", "socket.request.max.bytes", "num.network.threads", "num.io.threads",
             "queued.max.requests", "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "connections.max.idle.ms",
-            "max.connections", "max.connections.per.ip");
+            "max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "queued.max.request.bytes");
         assertEquals(names.size(), NetworkConfig.CONFIG.keys().size());
         String table = NetworkConfig.CONFIG.toMarkdownTable();
         for (String name : names) {
