@@ -279,6 +279,18 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops delivery on this thread at once (a rebalance blocked on the unreachable ZooKeeper may hold the
+     * rebalance thread and its lock for a long time), then drops the partitions on the rebalance thread.
+     */
+    private void stopDeliveryNow() {
+        Rebalancer current = rebalancer;
+        if (current != null) {
+            current.stopDelivery();
+            onRebalanceThread(current::dropAll);
+        }
+    }
+
     private void retryRebalanceLater() {
         try {
             scheduler.schedule(this::requestRebalance, config.getInt(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG),
@@ -301,7 +313,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
             }
             case LOST -> {
                 log.warn("Consumer {}: ZooKeeper session lost; stopping delivery and dropping every partition", consumerId);
-                onRebalanceThread(() -> rebalancer.dropAll());
+                stopDeliveryNow();
             }
             case RECONNECTED -> {
                 log.info("Consumer {}: reconnected to ZooKeeper; registering again if needed and rebalancing", consumerId);
@@ -324,7 +336,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
                 if (!closed.get() && !curator.getZookeeperClient().isConnected()) {
                     log.warn("Consumer {}: still disconnected from ZooKeeper after {} ms; stopping delivery", consumerId,
                         boundMs);
-                    onRebalanceThread(() -> rebalancer.dropAll());
+                    stopDeliveryNow();
                 }
             }, boundMs, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) {

@@ -49,6 +49,41 @@ public class SessionExpiryTest {
         }
     }
 
+    /**
+     * While ZooKeeper is unreachable the server may expire the session, and another member may own the
+     * partitions, before the client hears of it: a third of a session timeout into a suspension the
+     * consumer stops delivering on its own; back within the session, it takes its partitions again and
+     * loses nothing.
+     */
+    @Test
+    public void aConsumerCutOffFromZooKeeperStopsDeliveringWithinAThirdOfItsSessionAndResumesAfter() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, Map.of());
+             EmbeddedZooKeeper registries = new EmbeddedZooKeeper().start();
+             GroupTestSupport support = new GroupTestSupport(cluster);
+             TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            cluster.createTopic("suspended", 2);
+            Map<String, Object> settings = support.settings("g-suspended");
+            settings.put("zookeeper.connect", registries.connectString());
+            settings.put(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, 9000);   // delivery bound: 3 s
+            GroupConsumer<String, String> consumer = support.consumer(settings);
+            StreamCollector reads = support.subscribe(consumer, "suspended");
+            List<String> sent = new ArrayList<>(producer.produce("suspended", 2, 10, "before"));
+            Conditions.waitUntil(() -> reads.count() >= sent.size(), 20_000, "the first messages");
+
+            long stoppedAt = System.nanoTime();
+            registries.stop();
+            Conditions.waitUntil(() -> consumer.ownedPartitions().isEmpty(), 20_000, "delivery to stop");
+            long stoppedAfterMs = (System.nanoTime() - stoppedAt) / 1_000_000;
+            // Curator reports LOST only after a whole session timeout (9 s); the bound is a third of it.
+            assertTrue("stopped after " + stoppedAfterMs + " ms, bound 3000 ms (+ detection)", stoppedAfterMs < 6_000);
+
+            registries.restart();
+            Conditions.waitUntil(() -> consumer.ownedPartitions().size() == 2, 60_000, "the partitions owned again");
+            sent.addAll(producer.produce("suspended", 2, 10, "after"));
+            Conditions.waitUntil(() -> new HashSet<>(reads.values()).containsAll(sent), 60_000, "every message");
+        }
+    }
+
     private static long sessionId(GroupConsumer<String, String> consumer) {
         try {
             return consumer.zooKeeperClient().getZookeeperClient().getZooKeeper().getSessionId();

@@ -45,6 +45,8 @@ public final class Rebalancer {
     private final OffsetLookup offsets;
     private final ConsumerConfig config;
     private final Map<TopicPartition, OwnedPartition> owned = new TreeMap<>();
+    /** {@link #owned}'s partitions as of its last change, for {@link #stopDelivery} and {@link #owned()} without the lock. */
+    private volatile List<OwnedPartition> ownedView = List.of();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition retryBackoff = lock.newCondition();
     private ZooKeeper claimSession;   // the session the owned partitions were claimed on: commits go through it
@@ -206,6 +208,7 @@ public final class Rebalancer {
             fetchers.stopAll();
             owned.values().forEach(OwnedPartition::revoke);
             owned.clear();
+            publishOwned();
             releaseClaims(mine);
             throw e;
         }
@@ -245,7 +248,12 @@ public final class Rebalancer {
             partition.committed(registry.committedOffset(tp).orElse(-1));
             owned.put(tp, partition);
         }
+        publishOwned();
         fetchers.assign(owned.values());
+    }
+
+    private void publishOwned() {
+        ownedView = List.copyOf(owned.values());
     }
 
     /** Gives up every partition: stop fetching, commit (when {@code commit}), revoke, release the owner nodes. */
@@ -262,6 +270,7 @@ public final class Rebalancer {
                 registry.release(partition.tp(), partition.threadId());
             }
             owned.clear();
+            publishOwned();
         } finally {
             lock.unlock();
         }
@@ -304,16 +313,28 @@ public final class Rebalancer {
 
     /** After the ZooKeeper session is lost: stop delivering, touch nothing in ZooKeeper (the session's nodes are gone). */
     public void dropAll() {
+        stopDelivery();
         lock.lock();
         try {
-            fetchers.stopAll();
-            for (OwnedPartition partition : owned.values()) {
-                partition.revoke();
-                partition.queue().clear();
-            }
+            owned.values().forEach(OwnedPartition::revoke);
             owned.clear();
+            publishOwned();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Stops delivery from every owned partition at once, from any thread, without waiting for the
+     * lock: a rebalance in progress may hold it for as long as ZooKeeper is unreachable, which is when
+     * delivery must stop. The partitions stay in {@link #owned} (revoked) until the next rebalance or
+     * {@link #dropAll}, which no longer finds anything to deliver.
+     */
+    public void stopDelivery() {
+        fetchers.stopAll();
+        for (OwnedPartition partition : ownedView) {
+            partition.revoke();
+            partition.queue().clear();
         }
     }
 
@@ -349,19 +370,22 @@ public final class Rebalancer {
             OwnedPartition moved = new OwnedPartition(tp, old.threadId(), old.queue(), offset);
             moved.committed(old.committed());
             owned.put(tp, moved);
+            publishOwned();
             fetchers.assign(List.of(moved));
         } finally {
             lock.unlock();
         }
     }
 
+    /** The partitions this consumer owns and delivers from (a revoked one no longer counts); does not wait for a rebalance. */
     public Set<TopicPartition> owned() {
-        lock.lock();
-        try {
-            return new TreeSet<>(owned.keySet());
-        } finally {
-            lock.unlock();
+        Set<TopicPartition> delivering = new TreeSet<>();
+        for (OwnedPartition partition : ownedView) {
+            if (!partition.isRevoked()) {
+                delivering.add(partition.tp());
+            }
         }
+        return delivering;
     }
 
     /** The partition counts the last successful rebalance saw, to notice added partitions or topics. */
