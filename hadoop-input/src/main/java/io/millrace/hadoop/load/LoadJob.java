@@ -214,6 +214,8 @@ public final class LoadJob {
         conf.setInt("mapreduce.fileoutputcommitter.algorithm.version", 1);
         conf.setBoolean("mapreduce.map.speculative", false);
         Job job = Job.getInstance(conf, "millrace load " + sequence);
+        // on the job's configuration: only it has mapred-site.xml, where a cluster says it runs YARN
+        TaskJars.ship(job.getConfiguration());
         job.setJarByClass(LoadJob.class);
         job.setInputFormatClass(MillraceInputFormat.class);
         job.setMapperClass(mapper);

@@ -1,0 +1,68 @@
+package io.millrace.hadoop.load;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRConfig;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The jars a load's tasks need that a Hadoop cluster does not provide, shipped with the job when it
+ * runs on YARN: Millrace's own, and the libraries whose versions the loader was built against and
+ * Hadoop bundles older ones of (Avro, Jackson, Netty) or not at all (snappy-java, lz4-java, zstd-jni).
+ * They go through {@code tmpjars}, as {@code -libjars} does: the client uploads them with the job and
+ * every task has them on its classpath. {@code mapreduce.job.user.classpath.first} (unless set
+ * otherwise) puts them before the cluster's jars, so tasks decode with the same Avro and Jackson the
+ * client planned with. Hadoop's own jars are never shipped: the cluster's must run the job.
+ *
+ * <p>Jars are taken from this JVM's class path by name; class directories (a test's target/classes)
+ * cannot be shipped and are skipped: a cluster started from the same JVM sees them anyway.
+ */
+final class TaskJars {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TaskJars.class);
+
+    /** File names of the jars tasks need from the client: artifact id, a dash, a version. */
+    static final Pattern SHIPPED = Pattern.compile(
+        "(millrace-(common|consumer|hadoop-input|schema-registry)|avro|jackson-(core|databind|annotations)"
+            + "|netty-[a-z-]+|snappy-java|lz4-java|zstd-jni)-\\d.*\\.jar");
+
+    private TaskJars() {
+    }
+
+    /** Adds the jars to {@code conf}'s {@code tmpjars} when the job goes to YARN; returns them. */
+    static List<String> ship(Configuration conf) {
+        if (!"yarn".equals(conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME))) {
+            return List.of();
+        }
+        List<String> jars = fromClassPath(System.getProperty("java.class.path", ""));
+        if (jars.isEmpty()) {
+            return jars;
+        }
+        Set<String> all = new LinkedHashSet<>(conf.getTrimmedStringCollection("tmpjars"));
+        jars.forEach(jar -> all.add(new File(jar).toURI().toString()));
+        conf.set("tmpjars", String.join(",", all));
+        if (conf.get(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST) == null) {
+            conf.setBoolean(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST, true);
+        }
+        LOG.info("Shipping {} jars with the job for its tasks: {}", jars.size(), jars);
+        return jars;
+    }
+
+    static List<String> fromClassPath(String classPath) {
+        List<String> jars = new ArrayList<>();
+        for (String entry : classPath.split(File.pathSeparator)) {
+            File file = new File(entry);
+            if (file.isFile() && SHIPPED.matcher(file.getName()).matches()) {
+                jars.add(file.getAbsolutePath());
+            }
+        }
+        return jars;
+    }
+}
