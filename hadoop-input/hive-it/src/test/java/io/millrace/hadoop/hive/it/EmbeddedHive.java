@@ -21,6 +21,13 @@ final class EmbeddedHive implements AutoCloseable {
     private final SessionState session;
 
     EmbeddedHive(Path dir) throws IOException {
+        HiveConf conf = conf(dir);
+        this.session = SessionState.start(conf);
+        this.driver = DriverFactory.newDriver(conf);
+    }
+
+    /** Hive's settings for a metastore, warehouse and scratch space under {@code dir}, MapReduce local. */
+    static HiveConf conf(Path dir) throws IOException {
         Files.createDirectories(dir);
         HiveConf conf = new HiveConf();
         conf.set("fs.defaultFS", "file:///");
@@ -42,8 +49,7 @@ final class EmbeddedHive implements AutoCloseable {
         conf.set("hive.querylog.location", dir.resolve("query-log").toString());
         conf.set("hive.support.concurrency", "false");
         conf.set("hive.txn.manager", "org.apache.hadoop.hive.ql.lockmgr.DummyTxnManager");
-        this.session = SessionState.start(conf);
-        this.driver = DriverFactory.newDriver(conf);
+        return conf;
     }
 
     /** Runs one statement; the rows it returns, each a tab-separated line. */

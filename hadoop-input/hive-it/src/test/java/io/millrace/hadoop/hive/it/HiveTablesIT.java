@@ -169,7 +169,7 @@ public class HiveTablesIT {
         return counts;
     }
 
-    private static void delete(Path root) throws IOException {
+    static void delete(Path root) throws IOException {
         if (Files.exists(root)) {
             try (Stream<Path> paths = Files.walk(root)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
