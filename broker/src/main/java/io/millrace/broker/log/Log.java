@@ -5,13 +5,12 @@ import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
-import io.millrace.common.record.RecordBatch;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,11 +60,13 @@ public final class Log implements Closeable {
     private volatile LogConfig config;
 
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
+    private final TimestampLookup timestamps = new TimestampLookup(this);
+    private final LogRetention retention = new LogRetention(this);
     private final FlushWaiters flushWaiters = new FlushWaiters();
     private final ReentrantLock lock = new ReentrantLock();
     private final Object flushLock = new Object();
 
-    private volatile EndPosition end;
+    private volatile LogEnd end;
     private volatile long logStartOffset;
     private volatile long recoveryPoint;
     private volatile long lastFlushMs;
@@ -119,7 +120,7 @@ public final class Log implements Closeable {
         segments.putAll(LogLoader.load(dir, config, context, unflushedFrom));
         LogSegment active = segments.lastEntry().getValue();
         long endOffset = active.readNextOffset();
-        end = new EndPosition(endOffset, active, active.size());
+        end = new LogEnd(endOffset, active, active.size());
         logStartOffset = segments.firstKey();
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         recoveryPoint = endOffset;
@@ -163,7 +164,7 @@ public final class Log implements Closeable {
             throw offline("append to", e);
         }
         // The publication point: readers see the new batches from here on, all of them or none.
-        end = new EndPosition(info.lastOffset() + 1, segment, segment.size());
+        end = new LogEnd(info.lastOffset() + 1, segment, segment.size());
         if (unflushedMessages() >= config.flushMessages()) {
             context.flusher().requestFlush(this);
         }
@@ -190,7 +191,7 @@ public final class Log implements Closeable {
     }
 
     private LogSegment rollLocked() throws IOException {
-        EndPosition current = end;
+        LogEnd current = end;
         LogSegment old = current.segment();
         if (old.size() == 0) {
             return old;
@@ -198,7 +199,7 @@ public final class Log implements Closeable {
         LogSegment fresh = LogSegment.create(dir, current.offset(), config, context);
         segments.put(fresh.baseOffset(), fresh);
         old.onBecomeInactive();
-        end = new EndPosition(current.offset(), fresh, 0);
+        end = new LogEnd(current.offset(), fresh, 0);
         dirDirty = true;
         // A closed segment never changes again: make it durable now rather than at the next policy flush.
         context.flusher().requestFlush(this);
@@ -221,7 +222,7 @@ public final class Log implements Closeable {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
         ensureUsable();
-        EndPosition end = this.end;
+        LogEnd end = this.end;
         if (startOffset == end.offset()) {
             return end.segment().emptySlice(end.position());
         }
@@ -231,8 +232,7 @@ public final class Log implements Closeable {
         Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
         while (entry != null && entry.getKey() < end.offset()) {
             LogSegment segment = entry.getValue();
-            int maxPosition = segment == end.segment() ? end.position() : segment.size();
-            FileSlice slice = readSegment(segment, startOffset, maxBytes, maxPosition, minOneBatch);
+            FileSlice slice = readSegment(segment, startOffset, maxBytes, end.maxPosition(segment), minOneBatch);
             if (slice != null) {
                 return slice;
             }
@@ -253,7 +253,7 @@ public final class Log implements Closeable {
         }
     }
 
-    private OffsetOutOfRangeException outOfRange(long offset, EndPosition end) {
+    private OffsetOutOfRangeException outOfRange(long offset, LogEnd end) {
         return new OffsetOutOfRangeException("Offset " + offset + " is out of range for " + topicPartition
             + ", which holds offsets " + logStartOffset + " to " + end.offset() + " (exclusive)");
     }
@@ -261,76 +261,18 @@ public final class Log implements Closeable {
     /**
      * The first offset whose record has a timestamp at or after {@code timestamp}, or the log
      * start / end offset for {@link #EARLIEST_TIMESTAMP} / {@link #LATEST_TIMESTAMP}; empty if
-     * every record is older. Segments whose largest timestamp is older are skipped unread.
+     * every record is older ({@link TimestampLookup}).
      */
     public Optional<TimestampAndOffset> offsetForTimestamp(long timestamp) {
-        ensureUsable();
-        EndPosition end = this.end;
-        if (timestamp == EARLIEST_TIMESTAMP || timestamp == LATEST_TIMESTAMP) {
-            long offset = timestamp == EARLIEST_TIMESTAMP ? logStartOffset : end.offset();
-            return Optional.of(new TimestampAndOffset(RecordBatch.NO_TIMESTAMP, offset));
-        }
-        for (LogSegment segment : segments.headMap(end.offset()).values()) {
-            if (segment.maxTimestampSoFar() < timestamp) {
-                continue;
-            }
-            int maxPosition = segment == end.segment() ? end.position() : segment.size();
-            try {
-                TimestampAndOffset found = segment.findOffsetByTimestamp(timestamp, maxPosition);
-                if (found != null) {
-                    return Optional.of(found);
-                }
-            } catch (IOException e) {
-                if (!segment.isDeleted()) {
-                    throw offline("search by timestamp in", e);
-                }
-            }
-        }
-        return Optional.empty();
+        return timestamps.firstAtOrAfter(timestamp);
     }
 
     /**
      * The first record carrying the largest timestamp in the log (Kafka's ListOffsets -3), or
-     * empty if the log holds no record with a timestamp. The segment with the largest max
-     * timestamp is found from the segments' in-memory maxima (the first one on a tie, so the
-     * earliest offset wins), then searched like {@link #offsetForTimestamp} for that timestamp.
-     * For a batch with LogAppendTime, whose records all carry the batch's time, that is the batch's
-     * base offset.
+     * empty if the log holds no record with a timestamp ({@link TimestampLookup}).
      */
     public Optional<TimestampAndOffset> offsetOfMaxTimestamp() {
-        while (true) {
-            ensureUsable();
-            EndPosition end;
-            LogSegment best = null;
-            long max = RecordBatch.NO_TIMESTAMP;
-            // Under the append lock the segments' maxima cover exactly the published batches: an
-            // append raises a segment's maximum before it publishes the new end.
-            lock.lock();
-            try {
-                ensureUsable();
-                end = this.end;
-                for (LogSegment segment : segments.headMap(end.offset()).values()) {
-                    if (segment.maxTimestampSoFar() > max) {
-                        max = segment.maxTimestampSoFar();
-                        best = segment;
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (best == null) {
-                return Optional.empty();
-            }
-            int maxPosition = best == end.segment() ? end.position() : best.size();
-            try {
-                return Optional.ofNullable(best.findOffsetByTimestamp(max, maxPosition));
-            } catch (IOException e) {
-                if (!best.isDeleted()) {
-                    throw offline("search by timestamp in", e);
-                }
-                // Retention deleted the segment meanwhile: look again among those left.
-            }
-        }
+        return timestamps.firstOfMaxTimestamp();
     }
 
     // ---- flush ------------------------------------------------------------------------------
@@ -343,7 +285,7 @@ public final class Log implements Closeable {
     public void flush() {
         synchronized (flushLock) {
             ensureUsable();
-            EndPosition target = end;
+            LogEnd target = end;
             if (target.offset() > recoveryPoint || dirDirty) {
                 fsyncUpTo(target);
             }
@@ -358,7 +300,7 @@ public final class Log implements Closeable {
         }
     }
 
-    private void fsyncUpTo(EndPosition target) {
+    private void fsyncUpTo(LogEnd target) {
         // From the segment holding the recovery point (a roll after the snapshot may have added a
         // segment there) through the snapshot's active segment.
         long to = target.segment().baseOffset();
@@ -405,72 +347,20 @@ public final class Log implements Closeable {
     // ---- retention --------------------------------------------------------------------------
 
     /**
-     * Deletes the oldest closed segments that are past {@code retention.ms} (by their largest
-     * timestamp) or that {@code retention.bytes} has no room for; never the active segment.
-     * Deleted segments are renamed to {@code .deleted} at once and removed after
-     * {@code file.delete.delay.ms}, so that reads already under way can finish. Returns how
-     * many segments went.
+     * Deletes the oldest closed segments that are past {@code retention.ms} or that
+     * {@code retention.bytes} has no room for; never the active segment ({@link LogRetention}).
+     * Returns how many segments went.
      */
     public int deleteOldSegments() {
-        synchronized (flushLock) {
-            lock.lock();
-            try {
-                ensureUsable();
-                List<LogSegment> deletable = deletableSegments(context.time().milliseconds(), config);
-                deleteSegments(deletable);
-                return deletable.size();
-            } catch (IOException e) {
-                throw offline("delete old segments of", e);
-            } finally {
-                lock.unlock();
-            }
-        }
+        return retention.deleteOldSegments();
     }
 
-    /**
-     * The oldest closed segments, in order, up to the first that may stay: past
-     * {@code retention.ms} by their largest timestamp, or not needed to keep at least
-     * {@code retention.bytes} (Kafka's rule). The active segment is never among them.
-     */
-    private List<LogSegment> deletableSegments(long now, LogConfig config) throws IOException {
-        List<LogSegment> deletable = new ArrayList<>();
-        long excessBytes = size() - config.retentionBytes();
-        for (LogSegment segment : segments.headMap(end.segment().baseOffset()).values()) {
-            boolean expired = config.retentionMs() >= 0 && now - segment.largestTimestamp() > config.retentionMs();
-            boolean overSize = config.retentionBytes() >= 0 && excessBytes >= segment.size();
-            if (!expired && !overSize) {
-                break;
-            }
-            LOG.info("Deleting segment {} of {}: {}", segment.logFile(), topicPartition, expired
-                ? "its largest timestamp is older than retention.ms " + config.retentionMs()
-                : "the rest of the log still holds retention.bytes " + config.retentionBytes());
-            deletable.add(segment);
-            excessBytes -= segment.size();
-        }
-        return deletable;
-    }
-
-    private void deleteSegments(List<LogSegment> deletable) throws IOException {
-        if (deletable.isEmpty()) {
-            return;
-        }
-        for (LogSegment segment : deletable) {
-            segments.remove(segment.baseOffset());
-            logStartOffset = segments.firstKey();
-            segment.renameToDeleted();
-        }
+    /** Drops the oldest segment from the log (retention): the log now starts at the next one. */
+    void removeOldest(LogSegment segment) throws IOException {
+        segments.remove(segment.baseOffset());
+        logStartOffset = segments.firstKey();
+        segment.renameToDeleted();
         dirDirty = true;
-        context.schedule(() -> deleteFiles(deletable), config.fileDeleteDelayMs());
-    }
-
-    private void deleteFiles(List<LogSegment> deleted) {
-        try {
-            for (LogSegment segment : deleted) {
-                segment.deleteFiles();
-            }
-        } catch (IOException e) {
-            offline("remove deleted segments of", e);
-        }
     }
 
     // ---- state ------------------------------------------------------------------------------
@@ -539,13 +429,39 @@ public final class Log implements Closeable {
         return List.copyOf(segments.keySet());
     }
 
+    // ---- for TimestampLookup and LogRetention ---------------------------------------------------
+
+    /** The published end: readers never look past it. */
+    LogEnd end() {
+        return end;
+    }
+
+    /** The segments whose base offset is below {@code offset}, ascending (a live view). */
+    Collection<LogSegment> segmentsBelow(long offset) {
+        return segments.headMap(offset).values();
+    }
+
+    /** The lock appends take; retention and the max-timestamp lookup take it to see a stable set of segments. */
+    ReentrantLock appendLock() {
+        return lock;
+    }
+
+    /** The lock flushes, retention and close serialize on, taken before the append lock. */
+    Object flushLock() {
+        return flushLock;
+    }
+
+    LogContext context() {
+        return context;
+    }
+
     // ---- failure and close ------------------------------------------------------------------
 
     private boolean isDirOffline() {
         return context.failureChannel().isOffline(parentDir);
     }
 
-    private void ensureUsable() {
+    void ensureUsable() {
         if (closed) {
             throw new KafkaStorageException("The log of " + topicPartition + " is closed");
         }
@@ -559,7 +475,7 @@ public final class Log implements Closeable {
      * error on a log that was closed meanwhile (deleted, or the broker stopping) is the close pulling
      * a channel from under a reader, not a failing disk: it fails this partition's request only.
      */
-    private KafkaStorageException offline(String action, IOException cause) {
+    KafkaStorageException offline(String action, IOException cause) {
         if (closed) {
             return new KafkaStorageException("The log of " + topicPartition + " was closed while trying to " + action
                 + " it", cause);
@@ -633,9 +549,5 @@ public final class Log implements Closeable {
     @Override
     public String toString() {
         return "Log(" + dir + ", offsets " + logStartOffset + " to " + end.offset() + ")";
-    }
-
-    /** What readers bound themselves by: published in one volatile write after each append. */
-    private record EndPosition(long offset, LogSegment segment, int position) {
     }
 }

@@ -5,14 +5,10 @@ import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -57,7 +53,7 @@ public final class LogManager implements Closeable {
     private final LogContext context;
     private final ConcurrentHashMap<TopicPartition, Log> logs = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Map<String, Object>> topicOverrides = new ConcurrentHashMap<>();
-    private final Map<Path, FileLock> dirLocks = new HashMap<>();
+    private final LogDirLocks dirLocks = new LogDirLocks();
     private final Object createLock = new Object();
     private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean started;
@@ -123,7 +119,7 @@ public final class LogManager implements Closeable {
     private void loadDir(Path dir) {
         try {
             Files.createDirectories(dir);
-            lockDir(dir);
+            dirLocks.lock(dir);
             Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
             boolean clean = Files.exists(marker);
             Map<TopicPartition, Long> recoveryPoints = checkpointFile(dir).read();
@@ -141,23 +137,6 @@ public final class LogManager implements Closeable {
         } catch (KafkaStorageException e) {
             LOG.error("Log directory {} failed while loading: {}", dir, e.getMessage());
         }
-    }
-
-    private void lockDir(Path dir) throws IOException {
-        FileChannel channel = FileChannel.open(dir.resolve(LogFileNames.LOCK_FILE), StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            // Another LogManager of this JVM holds it.
-            lock = null;
-        }
-        if (lock == null) {
-            channel.close();
-            throw new IllegalStateException("Log directory " + dir + " is in use by another process");
-        }
-        dirLocks.put(dir, lock);
     }
 
     /** The partition directories of a log directory; removes those of deleted partitions. */
@@ -217,7 +196,7 @@ public final class LogManager implements Closeable {
         for (Path dir : liveLogDirs()) {
             writeCheckpointAndMarker(dir);
         }
-        releaseDirLocks();
+        dirLocks.releaseAll();
     }
 
     /**
@@ -235,7 +214,7 @@ public final class LogManager implements Closeable {
         scheduler.shutdownNow();
         awaitQuietly();
         flusher.close();
-        releaseDirLocks();
+        dirLocks.releaseAll();
     }
 
     @Override
@@ -261,18 +240,6 @@ public final class LogManager implements Closeable {
         } catch (IOException e) {
             failureChannel.markOffline(dir, "Failed to write the shutdown checkpoint of " + dir, e);
         }
-    }
-
-    private void releaseDirLocks() {
-        for (FileLock lock : dirLocks.values()) {
-            try {
-                lock.release();
-                lock.channel().close();
-            } catch (IOException e) {
-                LOG.warn("Could not release {}", lock, e);
-            }
-        }
-        dirLocks.clear();
     }
 
     // ---- partitions -------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+package io.millrace.broker.log;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Time- and size-based retention of one {@link Log}: Kafka's rule, whole closed segments from the
+ * oldest on, never the active one. Deleted segments are renamed to {@code .deleted} at once and their
+ * files removed after {@code file.delete.delay.ms}, so that reads already under way can finish.
+ */
+final class LogRetention {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LogRetention.class);
+
+    private final Log log;
+
+    LogRetention(Log log) {
+        this.log = log;
+    }
+
+    /** Deletes what retention allows now; returns how many segments went. */
+    int deleteOldSegments() {
+        synchronized (log.flushLock()) {
+            ReentrantLock lock = log.appendLock();
+            lock.lock();
+            try {
+                log.ensureUsable();
+                LogConfig config = log.config();
+                List<LogSegment> deletable = deletable(log.context().time().milliseconds(), config);
+                delete(deletable, config);
+                return deletable.size();
+            } catch (IOException e) {
+                throw log.offline("delete old segments of", e);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * The oldest closed segments, in order, up to the first that may stay: past
+     * {@code retention.ms} by their largest timestamp, or not needed to keep at least
+     * {@code retention.bytes} (Kafka's rule). The active segment is never among them.
+     */
+    private List<LogSegment> deletable(long now, LogConfig config) throws IOException {
+        List<LogSegment> deletable = new ArrayList<>();
+        long excessBytes = log.size() - config.retentionBytes();
+        for (LogSegment segment : log.segmentsBelow(log.end().segment().baseOffset())) {
+            boolean expired = config.retentionMs() >= 0 && now - segment.largestTimestamp() > config.retentionMs();
+            boolean overSize = config.retentionBytes() >= 0 && excessBytes >= segment.size();
+            if (!expired && !overSize) {
+                break;
+            }
+            LOG.info("Deleting segment {} of {}: {}", segment.logFile(), log.topicPartition(), expired
+                ? "its largest timestamp is older than retention.ms " + config.retentionMs()
+                : "the rest of the log still holds retention.bytes " + config.retentionBytes());
+            deletable.add(segment);
+            excessBytes -= segment.size();
+        }
+        return deletable;
+    }
+
+    private void delete(List<LogSegment> deletable, LogConfig config) throws IOException {
+        if (deletable.isEmpty()) {
+            return;
+        }
+        for (LogSegment segment : deletable) {
+            log.removeOldest(segment);
+        }
+        log.context().schedule(() -> deleteFiles(deletable), config.fileDeleteDelayMs());
+    }
+
+    private void deleteFiles(List<LogSegment> deleted) {
+        try {
+            for (LogSegment segment : deleted) {
+                segment.deleteFiles();
+            }
+        } catch (IOException e) {
+            log.offline("remove deleted segments of", e);
+        }
+    }
+}
