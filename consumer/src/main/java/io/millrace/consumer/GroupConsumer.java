@@ -86,6 +86,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
     private final List<CuratorCache> watches = new ArrayList<>();
     private volatile ConsumerRegistration registration;
     private volatile Rebalancer rebalancer;
+    private RebalanceListener rebalanceListener = RebalanceListener.NONE;
 
     /**
      * Connects to ZooKeeper ({@code zookeeper.connect}, required) and prepares the connections to the
@@ -207,6 +208,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         registration = me;
         rebalancer = new Rebalancer(registry, me, new SubscribedPartitions(metadata,
             config.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG)), queues, fetchers, offsets, config);
+        rebalancer.setListener(rebalanceListener);
         curator.getConnectionStateListenable().addListener((c, state) -> onConnectionStateChange(state));
         registry.register(me);
         watch(registry.paths().ids());
@@ -348,6 +350,17 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
     private void ensureRegistered() {
         if (!registry.isRegistered(consumerId)) {
             registry.register(registration);
+        }
+    }
+
+    /**
+     * Who is told before the offsets of partitions this consumer gives up are committed (a rebalance,
+     * {@link #close()}): an application that finishes records asynchronously finishes them there.
+     */
+    public synchronized void setRebalanceListener(RebalanceListener listener) {
+        this.rebalanceListener = java.util.Objects.requireNonNull(listener, "listener");
+        if (rebalancer != null) {
+            rebalancer.setListener(listener);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.millrace.consumer;
 
+import io.millrace.common.TopicPartition;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.Before;
@@ -61,6 +63,48 @@ public class DeliveryGuaranteeTest {
             return offsets.describe(group).stream().filter(row -> row.topic().equals(topic))
                 .mapToLong(GroupOffsets.PartitionLag::committedOffset).findFirst().orElse(-1);
         }
+    }
+
+    /**
+     * The listener runs before the offsets of partitions given up are committed: work it finishes there
+     * (a producer's flush) is done before the commit, and a false answer gives them up uncommitted.
+     */
+    @Test
+    public void theRebalanceListenerRunsBeforeTheReleaseCommitAndCanWithholdIt() throws Exception {
+        cluster.createTopic("listened", 1);
+        List<String> sent = producer.produce("listened", 1, 10, "l");
+        List<String> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        GroupConsumer<String, String> consumer = support.consumer(settings("g-listened", false));
+        consumer.setRebalanceListener(new RebalanceListener() {
+            @Override
+            public boolean beforeCommit(Set<TopicPartition> partitions) {
+                calls.add("before " + partitions + " committed " + committed("g-listened", "listened"));
+                return true;
+            }
+
+            @Override
+            public void afterRelease(Set<TopicPartition> partitions) {
+                calls.add("after " + partitions);
+            }
+        });
+        Iterator<ConsumerRecord<String, String>> stream =
+            consumer.createMessageStreams(Map.of("listened", 1)).get("listened").get(0).iterator();
+        for (int i = 0; i < 4; i++) {
+            assertEquals(sent.get(i), stream.next().value());
+        }
+        consumer.close();
+        assertEquals(List.of("before [listened-0] committed -1", "after [listened-0]"), calls);
+        assertEquals(3, committed("g-listened", "listened"));
+
+        GroupConsumer<String, String> withholding = support.consumer(settings("g-listened", false));
+        withholding.setRebalanceListener(partitions -> false);
+        Iterator<ConsumerRecord<String, String>> again =
+            withholding.createMessageStreams(Map.of("listened", 1)).get("listened").get(0).iterator();
+        for (int i = 3; i < 8; i++) {
+            assertEquals(sent.get(i), again.next().value());
+        }
+        withholding.close();
+        assertEquals("a withheld commit leaves the last one", 3, committed("g-listened", "listened"));
     }
 
     @Test

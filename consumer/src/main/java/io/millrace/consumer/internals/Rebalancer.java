@@ -2,6 +2,7 @@ package io.millrace.consumer.internals;
 
 import io.millrace.common.TopicPartition;
 import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.RebalanceListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +48,7 @@ public final class Rebalancer {
     private final Map<TopicPartition, OwnedPartition> owned = new TreeMap<>();
     /** {@link #owned}'s partitions as of its last change, for {@link #stopDelivery} and {@link #owned()} without the lock. */
     private volatile List<OwnedPartition> ownedView = List.of();
+    private volatile RebalanceListener listener = RebalanceListener.NONE;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition retryBackoff = lock.newCondition();
     private ZooKeeper claimSession;   // the session the owned partitions were claimed on: commits go through it
@@ -256,24 +258,42 @@ public final class Rebalancer {
         ownedView = List.copyOf(owned.values());
     }
 
-    /** Gives up every partition: stop fetching, commit (when {@code commit}), revoke, release the owner nodes. */
+    /**
+     * Gives up every partition: stop fetching, ask the {@link RebalanceListener} whether to commit (when
+     * {@code commit}), commit, revoke, release the owner nodes, tell the listener.
+     */
     public void releaseAll(boolean commit) {
         lock.lock();
         try {
             fetchers.stopAll();
-            for (OwnedPartition partition : owned.values()) {
-                long consumed = partition.revoke();
-                partition.queue().clear();
-                if (commit && consumed >= 0 && consumed != partition.committed()) {
-                    commitBeforeRelease(partition, consumed);
-                }
-                registry.release(partition.tp(), partition.threadId());
+            if (owned.isEmpty()) {
+                return;
             }
-            owned.clear();
-            publishOwned();
+            Set<TopicPartition> giving = new TreeSet<>(owned.keySet());
+            RebalanceListener listener = this.listener;
+            try {
+                boolean commitNow = commit && listener.beforeCommit(giving);
+                for (OwnedPartition partition : owned.values()) {
+                    long consumed = partition.revoke();
+                    partition.queue().clear();
+                    if (commitNow && consumed >= 0 && consumed != partition.committed()) {
+                        commitBeforeRelease(partition, consumed);
+                    }
+                    registry.release(partition.tp(), partition.threadId());
+                }
+                owned.clear();
+                publishOwned();
+            } finally {
+                listener.afterRelease(giving);
+            }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Who is told before the offsets of partitions given up are committed; {@link RebalanceListener#NONE} by default. */
+    public void setListener(RebalanceListener listener) {
+        this.listener = listener;
     }
 
     /**
