@@ -1,0 +1,72 @@
+package io.millrace.mirror;
+
+import io.millrace.common.serialization.ByteArraySerializer;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerConfig;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The live-to-offline mirror (the paper's embedded consumers in the offline data centre): for every
+ * live cluster, {@code num.streams} mirror threads, each an embedded group consumer of that cluster,
+ * all writing through one producer into the offline cluster. Several mirror processes with the same
+ * group ids split the partitions and take over from one another (the group consumer's Algorithm 1).
+ *
+ * <p>The producer writes with {@code acks=all}, retries until {@code delivery.timeout.ms}, and one
+ * request in flight per connection so that a retry never reorders a partition. Records keep their
+ * topic, partition (by default), key, value, headers and CreateTime.
+ */
+public final class MirrorMaker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorMaker.class);
+
+    private final MillraceProducer<byte[], byte[]> producer;
+    private final TargetTopics targets;
+    private final List<MirrorStream> streams = new ArrayList<>();
+    private final MirrorCounters counters = new MirrorCounters();
+
+    public MirrorMaker(MirrorMakerConfig config, List<SourceCluster> sources, Map<String, ?> producerSettings) {
+        if (sources.isEmpty()) {
+            throw new IllegalArgumentException("Give at least one live cluster to mirror");
+        }
+        Map<String, Object> settings = new HashMap<>(producerSettings);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
+        this.producer = new MillraceProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
+        this.targets = new TargetTopics(new ProducerConfig(settings), config);
+        for (SourceCluster source : sources) {
+            for (int i = 0; i < config.numStreams(); i++) {
+                streams.add(new MirrorStream(source, i, config, producer, targets, counters));
+            }
+        }
+    }
+
+    public void start() {
+        streams.forEach(MirrorStream::start);
+        LOG.info("Mirroring with {} streams", streams.size());
+    }
+
+    /** The first failure that stopped a stream, if one did: the mirror should then be closed and looked at. */
+    public Optional<MirrorException> failure() {
+        return streams.stream().map(MirrorStream::failure).filter(f -> f != null).findFirst();
+    }
+
+    public MirrorCounters counters() {
+        return counters;
+    }
+
+    /** Stops every stream (each sends and commits what it took), then the producer. */
+    @Override
+    public void close() {
+        streams.forEach(MirrorStream::close);
+        producer.close();
+        targets.close();
+        LOG.info("Mirror stopped: {} records in, {} acknowledged by the offline cluster, {} commits",
+            counters.recordsIn(), counters.recordsOut(), counters.commits());
+    }
+}

@@ -1,0 +1,98 @@
+package io.millrace.mirror;
+
+import io.millrace.common.config.AbstractConfig;
+import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigDef.Importance;
+import io.millrace.common.config.ConfigDef.Range;
+import io.millrace.common.config.ConfigDef.Type;
+import io.millrace.common.config.ConfigDef.ValidString;
+import io.millrace.common.config.ConfigDef.Validator;
+import io.millrace.common.config.ConfigException;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The mirror's own settings, Kafka MirrorMaker's names where the meaning is the same. Each live
+ * cluster's consumer settings and the offline cluster's producer settings come in files of their own
+ * ({@code --consumer.config}, {@code --producer.config}).
+ */
+public final class MirrorMakerConfig extends AbstractConfig {
+
+    public static final String WHITELIST_CONFIG = "whitelist";
+    static final String WHITELIST_DOC = "The topics to mirror: a Java regular expression matched against whole topic "
+        + "names. Topics created later that match are mirrored without a restart.";
+
+    public static final String BLACKLIST_CONFIG = "blacklist";
+    static final String BLACKLIST_DOC = "Topics not to mirror although the whitelist matches them: a Java regular "
+        + "expression, empty for none.";
+
+    public static final String NUM_STREAMS_CONFIG = "num.streams";
+    static final String NUM_STREAMS_DOC = "Mirror threads per live cluster, each an embedded group consumer of its own "
+        + "in the cluster's group: the partitions are split between them (and between mirror processes with the "
+        + "same group.id) by the group's assignment.";
+
+    public static final String OFFSET_COMMIT_INTERVAL_MS_CONFIG = "offset.commit.interval.ms";
+    static final String OFFSET_COMMIT_INTERVAL_MS_DOC = "How often each mirror thread flushes the producer and then "
+        + "commits, in the live cluster, the offsets of every record the offline cluster acknowledged. After a crash "
+        + "the mirror copies again at most what came after the last commit.";
+
+    public static final String PARTITION_PLACEMENT_CONFIG = "partition.placement";
+    static final String PARTITION_PLACEMENT_DOC = "Where a record goes in the offline cluster: source (the partition "
+        + "number it had, so order per partition is kept; the offline topic needs at least as many partitions) or key "
+        + "(the producer's partitioner, by key hash).";
+    public static final String PLACEMENT_SOURCE = "source";
+    public static final String PLACEMENT_KEY = "key";
+
+    public static final String CREATE_TOPICS_CONFIG = "create.topics";
+    static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
+        + "live topic's partition count. When false the topics must exist.";
+
+    private static final Validator REGEX = Validator.described("a Java regular expression", (name, value) -> {
+        try {
+            Pattern.compile((String) value);
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException(name, value, "not a regular expression: " + e.getDescription());
+        }
+    });
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+        .define(WHITELIST_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, REGEX, Importance.HIGH, WHITELIST_DOC)
+        .define(BLACKLIST_CONFIG, Type.STRING, "", REGEX, Importance.MEDIUM, BLACKLIST_DOC)
+        .define(NUM_STREAMS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM, NUM_STREAMS_DOC)
+        .define(OFFSET_COMMIT_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1), Importance.MEDIUM,
+            OFFSET_COMMIT_INTERVAL_MS_DOC)
+        .define(PARTITION_PLACEMENT_CONFIG, Type.STRING, PLACEMENT_SOURCE, ValidString.in(PLACEMENT_SOURCE, PLACEMENT_KEY),
+            Importance.MEDIUM, PARTITION_PLACEMENT_DOC)
+        .define(CREATE_TOPICS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, CREATE_TOPICS_DOC);
+
+    public MirrorMakerConfig(Map<?, ?> props) {
+        super(CONFIG, props);
+    }
+
+    /**
+     * The topics to mirror as one regular expression for the group consumer's filter: whitelisted and
+     * not blacklisted.
+     */
+    public String topicFilter() {
+        String whitelist = getString(WHITELIST_CONFIG);
+        String blacklist = getString(BLACKLIST_CONFIG);
+        return blacklist.isEmpty() ? whitelist : "(?!(?:" + blacklist + ")$)(?:" + whitelist + ")";
+    }
+
+    public int numStreams() {
+        return getInt(NUM_STREAMS_CONFIG);
+    }
+
+    public long commitIntervalMs() {
+        return getLong(OFFSET_COMMIT_INTERVAL_MS_CONFIG);
+    }
+
+    public boolean keepsPartitions() {
+        return PLACEMENT_SOURCE.equals(getString(PARTITION_PLACEMENT_CONFIG));
+    }
+
+    public boolean createTopics() {
+        return getBoolean(CREATE_TOPICS_CONFIG);
+    }
+}

@@ -1,0 +1,196 @@
+package io.millrace.mirror;
+
+import io.millrace.common.TopicPartition;
+import io.millrace.common.serialization.ByteArrayDeserializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.consumer.PollingConsumer;
+import io.millrace.consumer.RebalanceListener;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerRecord;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One mirror thread: an embedded group consumer on one live cluster (a member of its group) whose
+ * records go, bytes unchanged, into the offline cluster through the mirror's shared producer.
+ *
+ * <p>No loss: a source offset is committed only after the offline cluster acknowledged the record and
+ * everything before it. Every commit, whoever makes it, first flushes the producer and checks that no
+ * send failed: the periodic one on this thread, and the one a rebalance or close makes on the
+ * consumer's rebalance thread ({@link #beforeCommit}, which also holds this thread between polls so
+ * that no record is taken and not yet sent while it commits). A send that failed for good stops the
+ * stream and withholds every later commit, so the records after it are mirrored again, never skipped.
+ */
+final class MirrorStream implements Runnable, RebalanceListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorStream.class);
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final String name;
+    private final MirrorMakerConfig config;
+    private final MillraceProducer<byte[], byte[]> producer;
+    private final TargetTopics targets;
+    private final PollingConsumer<byte[], byte[]> consumer;
+    private final PartitionReader sourceTopics;
+    private final MirrorCounters counters;
+    private final Map<String, Integer> sourcePartitions = new ConcurrentHashMap<>();
+    /** Held from a poll through the sends of what it returned, and by a rebalance's flush-and-commit. */
+    private final ReentrantLock taking = new ReentrantLock();
+    private final AtomicReference<MirrorException> failure = new AtomicReference<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
+                 TargetTopics targets, MirrorCounters counters) {
+        this.name = source.name() + "-" + index;
+        this.config = config;
+        this.producer = producer;
+        this.targets = targets;
+        this.counters = counters;
+        Map<String, Object> settings = new HashMap<>(source.consumerSettings());
+        settings.remove(SourceCluster.CLUSTER_NAME_CONFIG);
+        // commits happen only after a flush, here or in beforeCommit: never on the consumer's own schedule
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        ConsumerConfig consumerConfig = new ConsumerConfig(settings);
+        this.sourceTopics = new PartitionReader(consumerConfig);
+        this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
+        consumer.groupConsumer().setRebalanceListener(this);
+        this.thread = new Thread(this, "millrace-mirror-" + name);
+    }
+
+    void start() {
+        consumer.subscribe(config.topicFilter());
+        thread.start();
+    }
+
+    /** Why the stream stopped on its own, if it did. */
+    MirrorException failure() {
+        return failure.get();
+    }
+
+    boolean isAlive() {
+        return thread.isAlive();
+    }
+
+    @Override
+    public void run() {
+        long nextCommit = System.nanoTime() + config.commitIntervalMs() * 1_000_000L;
+        try {
+            while (running) {
+                mirrorOneBatch();
+                if (System.nanoTime() >= nextCommit) {
+                    commit();
+                    nextCommit = System.nanoTime() + config.commitIntervalMs() * 1_000_000L;
+                }
+            }
+            commit();   // a clean stop: everything taken is sent; flush and commit it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (MirrorException e) {
+            failure.compareAndSet(null, e);
+            LOG.error("Mirror stream {} stopped: {}. Nothing after that record is committed.", name, e.getMessage());
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, new MirrorException("Mirror stream " + name + " failed: " + e, e));
+            LOG.error("Mirror stream {} failed; nothing after its last commit is committed", name, e);
+        }
+    }
+
+    private void mirrorOneBatch() throws InterruptedException {
+        taking.lock();
+        try {
+            throwIfFailed();
+            List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(POLL);
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                send(record);
+            }
+        } finally {
+            taking.unlock();
+        }
+    }
+
+    private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+        int partitions = sourcePartitions.computeIfAbsent(record.topic(), sourceTopics::partitionCount);
+        targets.ensure(record.topic(), Math.max(partitions, record.partition() + 1));
+        Integer partition = config.keepsPartitions() ? record.partition() : null;
+        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(record.topic(), partition, record.timestamp(),
+            record.key(), record.value(), record.headers());
+        int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
+        counters.consumed(record.topic(), bytes);
+        try {
+            producer.send(copy, (metadata, exception) -> {
+                if (exception == null) {
+                    counters.produced(record.topic(), bytes);
+                } else {
+                    failure.compareAndSet(null, sendFailed(record, exception));
+                }
+            });
+        } catch (RuntimeException e) {
+            throw sendFailed(record, e);
+        }
+    }
+
+    private MirrorException sendFailed(ConsumerRecord<?, ?> record, Exception cause) {
+        return new MirrorException("The offline cluster refused " + record.topic() + "-" + record.partition() + " offset "
+            + record.offset() + " from " + name + ": " + cause, cause);
+    }
+
+    /** Flush, check, commit: every record the offline cluster acknowledged, and nothing after a failure. */
+    private void commit() throws InterruptedException {
+        producer.flush();
+        throwIfFailed();
+        consumer.commit();
+        counters.committed();
+    }
+
+    private void throwIfFailed() {
+        MirrorException failed = failure.get();
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    @Override
+    public boolean beforeCommit(Set<TopicPartition> partitions) {
+        taking.lock();   // released in afterRelease, after the consumer committed
+        try {
+            producer.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        boolean ok = failure.get() == null;
+        if (!ok) {
+            LOG.warn("Mirror stream {} gives up {} without committing: a send failed", name, partitions);
+        }
+        return ok;
+    }
+
+    @Override
+    public void afterRelease(Set<TopicPartition> partitions) {
+        if (taking.isHeldByCurrentThread()) {
+            taking.unlock();
+        }
+    }
+
+    /** Stops taking records, sends and commits what was taken, and leaves the group (commit included, unless a send failed). */
+    void close() {
+        running = false;
+        try {
+            thread.join(60_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close();
+        sourceTopics.close();
+    }
+}

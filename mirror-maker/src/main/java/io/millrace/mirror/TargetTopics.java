@@ -1,0 +1,110 @@
+package io.millrace.mirror;
+
+import io.millrace.common.client.Cluster;
+import io.millrace.common.client.CommonClientConfigs;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.Node;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreateTopicsRequest;
+import io.millrace.common.protocol.message.CreateTopicsResponse;
+import io.millrace.producer.ProducerConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mirrored topics on the offline side. Before the first record of a topic is sent, the topic must
+ * exist there with at least as many partitions as the live one when records keep their partition:
+ * it is created with the live topic's count when missing (CreateTopics, never the broker's
+ * auto-creation with its default count), and a topic with fewer partitions is an error. Thread-safe;
+ * each topic is checked once.
+ */
+final class TargetTopics implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TargetTopics.class);
+    private static final int TIMEOUT_MS = 30_000;
+
+    private final NetworkClient client;
+    private final Metadata metadata;
+    private final MirrorMakerConfig config;
+    private final Map<String, Integer> known = new ConcurrentHashMap<>();
+
+    TargetTopics(ProducerConfig producer, MirrorMakerConfig config) {
+        this.config = config;
+        this.client = new NetworkClient(CommonClientConfigs.networkOptions(producer, "millrace-mirror-admin"));
+        this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(producer),
+            producer.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG), 60_000L, false);
+    }
+
+    /** Makes sure {@code topic} can take the records of a live topic with {@code sourcePartitions} partitions. */
+    void ensure(String topic, int sourcePartitions) throws InterruptedException {
+        Integer count = known.get(topic);
+        if (count != null && (count >= sourcePartitions || !config.keepsPartitions())) {
+            return;
+        }
+        int partitions = partitionCount(topic);
+        if (partitions <= 0) {
+            if (!config.createTopics()) {
+                throw new MirrorException("Topic " + topic + " does not exist in the offline cluster and "
+                    + MirrorMakerConfig.CREATE_TOPICS_CONFIG + " is false");
+            }
+            create(topic, sourcePartitions);
+            partitions = awaitPartitions(topic);
+        }
+        if (config.keepsPartitions() && partitions < sourcePartitions) {
+            throw new MirrorException("Topic " + topic + " has " + partitions + " partitions in the offline cluster and "
+                + sourcePartitions + " in a live one: records keep their partition (" + MirrorMakerConfig.PARTITION_PLACEMENT_CONFIG
+                + "=source), so add partitions offline or place records by key");
+        }
+        known.merge(topic, partitions, Math::max);
+    }
+
+    private int partitionCount(String topic) throws InterruptedException {
+        try {
+            Cluster cluster = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            return cluster.partitionCount(topic);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new MirrorException("Could not read the offline cluster's topics: " + e, e);
+        }
+    }
+
+    private void create(String topic, int partitions) throws InterruptedException {
+        CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(topic,
+            partitions, (short) -1, List.of(), List.of())), TIMEOUT_MS, false);
+        try {
+            Node node = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).nodes().get(0);
+            CreateTopicsResponse.CreatableTopicResult result = client.<CreateTopicsResponse>send(node, request, TIMEOUT_MS + 5_000)
+                .get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS).topics().get(0);
+            if (result.error() != Errors.NONE && result.error() != Errors.TOPIC_ALREADY_EXISTS) {
+                throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + result.error()
+                    + (result.errorMessage() == null ? "" : " (" + result.errorMessage() + ")"));
+            }
+            LOG.info("Created topic {} with {} partitions in the offline cluster", topic, partitions);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + e, e);
+        }
+    }
+
+    private int awaitPartitions(String topic) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
+        while (System.nanoTime() < deadline) {
+            int partitions = partitionCount(topic);
+            if (partitions > 0) {
+                return partitions;
+            }
+            Thread.sleep(100);
+        }
+        throw new MirrorException("Topic " + topic + " did not appear in the offline cluster within " + TIMEOUT_MS + " ms");
+    }
+
+    @Override
+    public void close() {
+        metadata.close();
+        client.close();
+    }
+}

@@ -1,0 +1,193 @@
+package io.millrace.mirror;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.serialization.StringDeserializer;
+import io.millrace.common.serialization.StringSerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.GroupOffsets;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerRecord;
+import io.millrace.testkit.Conditions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Two live clusters mirrored into one offline cluster, each a broker with its own ZooKeeper, all in
+ * this JVM: every record arrives with its key, value, partition and timestamp, each live partition's
+ * order kept; the live offsets are committed only for what arrived; a topic created mid-run is picked
+ * up; a record the offline cluster refuses for good stops the mirror without committing past it.
+ */
+public class MirrorMakerTest {
+
+    private static LocalCluster liveA;
+    private static LocalCluster liveB;
+    private static LocalCluster offline;
+
+    @BeforeClass
+    public static void startClusters() throws Exception {
+        // distinct broker ids: the three brokers share this JVM's JMX names, which carry the id
+        liveA = LocalCluster.start(1, Map.of("broker.id", 1));
+        liveB = LocalCluster.start(1, Map.of("broker.id", 2));
+        offline = LocalCluster.start(1, Map.of("broker.id", 3));
+    }
+
+    @AfterClass
+    public static void stopClusters() {
+        for (LocalCluster cluster : new LocalCluster[] {liveA, liveB, offline}) {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+    }
+
+    @Test
+    public void twoLiveClustersArriveWholeInOrderPerPartitionAndOnlyMirroredOffsetsAreCommitted() throws Exception {
+        liveA.createTopic("page-views", 3);
+        liveB.createTopic("page-views", 3);
+        List<ProducerRecord<String, String>> sentA = produce(liveA, "page-views", 3, 200, "a");
+        List<ProducerRecord<String, String>> sentB = produce(liveB, "page-views", 3, 200, "b");
+
+        try (MirrorMaker mirror = mirror("page-.*", "g-views")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 1_200, 60_000, "every record mirrored");
+            liveA.createTopic("page-clicks", 2);
+            List<ProducerRecord<String, String>> clicks = produce(liveA, "page-clicks", 2, 50, "c");
+            Conditions.waitUntil(() -> mirror.counters().recordsOut("page-clicks") >= 100, 60_000,
+                "a topic created mid-run to be mirrored");
+            assertEquals(clicks.size(), readAll("page-clicks", 2).size());
+        }
+        List<ConsumerRecord<String, String>> mirrored = readAll("page-views", 3);
+        assertEquals("nothing lost, nothing twice", 1_200, mirrored.size());
+        for (int p = 0; p < 3; p++) {
+            assertEquals("live A's partition " + p + " in order", values(sentA, p), valuesFrom(mirrored, p, "a-"));
+            assertEquals("live B's partition " + p + " in order", values(sentB, p), valuesFrom(mirrored, p, "b-"));
+        }
+        ConsumerRecord<String, String> first = mirrored.stream().filter(r -> r.value().equals(sentA.get(0).value()))
+            .findFirst().orElseThrow();
+        assertEquals(sentA.get(0).key(), first.key());
+        assertEquals(sentA.get(0).timestamp().longValue(), first.timestamp());
+        assertEquals(List.of(200L, 200L, 200L), committed(liveA, "g-views", "page-views"));
+        assertEquals(List.of(200L, 200L, 200L), committed(liveB, "g-views", "page-views"));
+    }
+
+    @Test
+    public void aRecordTheOfflineClusterRefusesStopsTheMirrorAndNothingPastItIsCommitted() throws Exception {
+        liveA.createTopic("big-events", 1);
+        offline.createTopic("big-events", 1, Map.of("max.message.bytes", "2000"));
+        List<ProducerRecord<String, String>> small = produce(liveA, "big-events", 1, 20, "s");
+        try (MillraceProducer<String, String> producer = producer(liveA)) {
+            producer.send(new ProducerRecord<>("big-events", 0, "big", "x".repeat(10_000))).get();
+        }
+        produce(liveA, "big-events", 1, 20, "after");
+        try (MirrorMaker mirror = mirror("big-.*", "g-big")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.failure().isPresent(), 60_000, "the mirror to stop on the refused record");
+            String message = mirror.failure().get().getMessage();
+            // The producer sends (and the broker refuses) whole batches: the error names the first record of
+            // the refused batch, which holds the big one at offset 20.
+            java.util.regex.Matcher named = java.util.regex.Pattern.compile("big-events-0 offset (\\d+)").matcher(message);
+            assertTrue(message, named.find() && Long.parseLong(named.group(1)) <= 20);
+            assertTrue(message, message.contains("max.message.bytes"));
+            long refused = Long.parseLong(named.group(1));
+            List<Long> offsets = committed(liveA, "g-big", "big-events");
+            long committed = offsets.isEmpty() ? -1 : offsets.get(0);   // -1: nothing committed
+            assertTrue("committed " + committed + ", past the refused record at " + refused, committed <= refused);
+            List<ConsumerRecord<String, String>> arrived = readAll("big-events", 1);
+            assertTrue("everything below the commit arrived: " + arrived.size(), arrived.size() >= committed);
+            assertEquals("nothing from the refused batch on", refused, arrived.size());
+            assertEquals(small.subList(0, (int) refused).stream().map(ProducerRecord::value).toList(),
+                arrived.stream().map(ConsumerRecord::value).toList());
+        }
+    }
+
+    private static MirrorMaker mirror(String whitelist, String group) {
+        Map<String, Object> settings = Map.of(MirrorMakerConfig.WHITELIST_CONFIG, whitelist,
+            MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 200L);
+        return new MirrorMaker(new MirrorMakerConfig(settings),
+            List.of(source("live-a", liveA, group), source("live-b", liveB, group)),
+            Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5));
+    }
+
+    private static SourceCluster source(String name, LocalCluster cluster, String group) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("bootstrap.servers", cluster.bootstrapServers());
+        settings.put("zookeeper.connect", cluster.zookeeperConnect());
+        settings.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        settings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
+        settings.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        settings.put(ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG, 200);
+        settings.put("metadata.max.age.ms", 500L);
+        return new SourceCluster(name, settings);
+    }
+
+    private static MillraceProducer<String, String> producer(LocalCluster cluster) {
+        return new MillraceProducer<>(Map.of("bootstrap.servers", cluster.bootstrapServers(), "linger.ms", 5),
+            new StringSerializer(), new StringSerializer());
+    }
+
+    private static List<ProducerRecord<String, String>> produce(LocalCluster cluster, String topic, int partitions,
+                                                               int perPartition, String tag) throws Exception {
+        List<ProducerRecord<String, String>> sent = new ArrayList<>();
+        try (MillraceProducer<String, String> producer = producer(cluster)) {
+            List<Future<?>> acks = new ArrayList<>();
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    ProducerRecord<String, String> record = new ProducerRecord<>(topic, p, 1_700_000_000_000L + i,
+                        "key-" + i, tag + "-" + p + "-" + i, List.of());
+                    acks.add(producer.send(record));
+                    sent.add(record);
+                }
+            }
+            for (Future<?> ack : acks) {
+                ack.get();
+            }
+        }
+        return sent;
+    }
+
+    private static List<ConsumerRecord<String, String>> readAll(String topic, int partitions) {
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                offline.bootstrapServers())))) {
+            for (int p = 0; p < partitions; p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                Iterator<ConsumerRecord<String, String>> it = reader.read(tp, reader.earliestOffset(tp), reader.latestOffset(tp),
+                    new StringDeserializer(), new StringDeserializer());
+                it.forEachRemaining(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static List<String> values(List<ProducerRecord<String, String>> sent, int partition) {
+        return sent.stream().filter(r -> r.partition() == partition).map(ProducerRecord::value).toList();
+    }
+
+    private static List<String> valuesFrom(List<ConsumerRecord<String, String>> mirrored, int partition, String prefix) {
+        return mirrored.stream().filter(r -> r.partition() == partition && r.value().startsWith(prefix))
+            .map(ConsumerRecord::value).toList();
+    }
+
+    private static List<Long> committed(LocalCluster cluster, String group, String topic) {
+        Map<String, Object> settings = Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+            "bootstrap.servers", cluster.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, group);
+        try (GroupOffsets offsets = new GroupOffsets(new ConsumerConfig(settings))) {
+            return offsets.describe(group).stream().filter(row -> row.topic().equals(topic))
+                .sorted(java.util.Comparator.comparingInt(GroupOffsets.PartitionLag::partition))
+                .map(GroupOffsets.PartitionLag::committedOffset).toList();
+        }
+    }
+}
