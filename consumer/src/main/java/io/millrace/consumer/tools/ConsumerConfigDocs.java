@@ -1,5 +1,6 @@
 package io.millrace.consumer.tools;
 
+import io.millrace.common.config.GeneratedTable;
 import io.millrace.consumer.ConsumerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,30 +9,24 @@ import java.nio.file.Path;
 
 /**
  * Keeps the settings table of docs/clients.md equal to {@link ConsumerConfig#CONFIG}: the table lives
- * between {@value #START} and {@value #END}; {@code main [docs/clients.md]} rewrites it there, and a
+ * between its {@link GeneratedTable} markers; {@code main [docs/clients.md]} rewrites it there, and a
  * test fails when the checked-in table is stale.
  */
 public final class ConsumerConfigDocs {
 
-    static final String START = "<!-- consumer-config:start -->";
-    static final String END = "<!-- consumer-config:end -->";
+    private static final GeneratedTable TABLE = new GeneratedTable("consumer-config", ConsumerConfig.CONFIG);
 
     private ConsumerConfigDocs() {
     }
 
     /** The generated block, markers included. */
     public static String block() {
-        return START + "\n" + ConsumerConfig.CONFIG.toMarkdownTable() + END;
+        return TABLE.block();
     }
 
     /** {@code document} with the text between the markers replaced by the current table. */
     public static String update(String document) {
-        int start = document.indexOf(START);
-        int end = document.indexOf(END);
-        if (start < 0 || end < start) {
-            throw new IllegalArgumentException("The document has no " + START + " ... " + END + " block");
-        }
-        return document.substring(0, start) + block() + document.substring(end + END.length());
+        return TABLE.update(document);
     }
 
     public static void main(String[] args) throws IOException {

@@ -1,6 +1,6 @@
 package io.millrace.hadoop.tools;
 
-import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.GeneratedTable;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.hive.HiveConfig;
 import java.io.IOException;
@@ -20,23 +20,8 @@ public final class LoadConfigDocs {
     static final String START = "<!-- load-config:start -->";
     static final String END = "<!-- load-config:end -->";
 
-    /** A generated table: the name in its markers and the settings it lists. */
-    private record Table(String name, ConfigDef config) {
-        String start() {
-            return "<!-- " + name + ":start -->";
-        }
-
-        String end() {
-            return "<!-- " + name + ":end -->";
-        }
-
-        String block() {
-            return start() + "\n" + config.toMarkdownTable() + end();
-        }
-    }
-
-    private static final List<Table> TABLES = List.of(new Table("load-config", LoadConfig.CONFIG),
-        new Table("hive-config", HiveConfig.CONFIG));
+    private static final List<GeneratedTable> TABLES = List.of(new GeneratedTable("load-config", LoadConfig.CONFIG),
+        new GeneratedTable("hive-config", HiveConfig.CONFIG));
 
     private LoadConfigDocs() {
     }
@@ -50,11 +35,9 @@ public final class LoadConfigDocs {
     public static String update(String document) {
         String updated = document;
         boolean found = false;
-        for (Table table : TABLES) {
-            int start = updated.indexOf(table.start());
-            int end = updated.indexOf(table.end());
-            if (start >= 0 && end > start) {
-                updated = updated.substring(0, start) + table.block() + updated.substring(end + table.end().length());
+        for (GeneratedTable table : TABLES) {
+            if (table.isIn(updated)) {
+                updated = table.update(updated);
                 found = true;
             }
         }

@@ -1,5 +1,6 @@
 package io.millrace.mirror.tools;
 
+import io.millrace.common.config.GeneratedTable;
 import io.millrace.mirror.MirrorMakerConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,30 +9,24 @@ import java.nio.file.Path;
 
 /**
  * Keeps the settings table of docs/mirror-maker.md equal to the code ({@link MirrorMakerConfig#CONFIG}),
- * between {@value #START} and {@value #END}. {@code main [docs/mirror-maker.md]} rewrites it there, and a
+ * between its {@link GeneratedTable} markers. {@code main [docs/mirror-maker.md]} rewrites it there, and a
  * test fails when the checked-in table is stale.
  */
 public final class MirrorConfigDocs {
 
-    static final String START = "<!-- mirror-config:start -->";
-    static final String END = "<!-- mirror-config:end -->";
+    private static final GeneratedTable TABLE = new GeneratedTable("mirror-config", MirrorMakerConfig.CONFIG);
 
     private MirrorConfigDocs() {
     }
 
     /** The generated block, markers included. */
     public static String block() {
-        return START + "\n" + MirrorMakerConfig.CONFIG.toMarkdownTable() + END;
+        return TABLE.block();
     }
 
     /** {@code document} with the text between the markers replaced by the current table. */
     public static String update(String document) {
-        int start = document.indexOf(START);
-        int end = document.indexOf(END);
-        if (start < 0 || end < start) {
-            throw new IllegalArgumentException("The document has no " + START + " ... " + END + " block");
-        }
-        return document.substring(0, start) + block() + document.substring(end + END.length());
+        return TABLE.update(document);
     }
 
     public static void main(String[] args) throws IOException {
