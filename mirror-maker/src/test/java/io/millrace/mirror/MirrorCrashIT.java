@@ -1,0 +1,250 @@
+package io.millrace.mirror;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.serialization.StringDeserializer;
+import io.millrace.common.serialization.StringSerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerRecord;
+import java.io.File;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * The mirror as an operator runs it, in processes of its own, while a live cluster keeps receiving
+ * records: killed with SIGKILL in mid-stream and started again, it loses nothing, and its duplicates
+ * are exactly a re-copy from the last commit (each offline partition reads as the live one up to some
+ * point, then again from an earlier offset: the last commit); two mirrors in one group split the
+ * partitions, and when one is killed the other takes them over.
+ */
+public class MirrorCrashIT {
+
+    private static final String TOPIC = "events";
+    private static final int PARTITIONS = 4;
+
+    @Rule
+    public final TemporaryFolder temp = new TemporaryFolder();
+
+    private LocalCluster live;
+    private LocalCluster offline;
+    private final List<Process> mirrors = new ArrayList<>();
+
+    @Before
+    public void startClusters() throws Exception {
+        live = LocalCluster.start(1, Map.of("broker.id", 1));
+        offline = LocalCluster.start(1, Map.of("broker.id", 2));
+        live.createTopic(TOPIC, PARTITIONS);
+    }
+
+    @After
+    public void stopAll() {
+        mirrors.forEach(Process::destroyForcibly);
+        if (live != null) {
+            live.close();
+        }
+        if (offline != null) {
+            offline.close();
+        }
+    }
+
+    @Test(timeout = 300_000)
+    public void aMirrorKilledMidStreamLosesNothingAndCopiesAgainOnlyFromItsLastCommit() throws Exception {
+        try (ContinuousProducer source = new ContinuousProducer()) {
+            Process first = startMirror("g-crash");
+            awaitMirrored(2_000);
+            first.destroyForcibly();   // SIGKILL: no flush, no commit
+            assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+            startMirror("g-crash");
+            awaitMirrored(source.sent() + 2_000);
+        }
+        assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(1);
+    }
+
+    @Test(timeout = 300_000)
+    public void twoMirrorsInOneGroupSplitThePartitionsAndOneTakesOverWhenTheOtherIsKilled() throws Exception {
+        try (ContinuousProducer source = new ContinuousProducer()) {
+            Process first = startMirror("g-pair");
+            startMirror("g-pair");
+            awaitMirrored(2_000);
+            first.destroyForcibly();
+            assertTrue(first.waitFor(30, TimeUnit.SECONDS));
+            awaitMirrored(source.sent() + 2_000);
+        }
+        assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(1);
+    }
+
+    private Process startMirror(String group) throws IOException {
+        Path consumerConfig = write("live-" + mirrors.size() + ".properties", Map.of(
+            "cluster.name", "live", "bootstrap.servers", live.bootstrapServers(), "zookeeper.connect", live.zookeeperConnect(),
+            ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest",
+            ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100", ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG, "500",
+            ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, "4000"));
+        Path producerConfig = write("offline-" + mirrors.size() + ".properties",
+            Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", "5"));
+        Path log = temp.getRoot().toPath().resolve("mirror-" + mirrors.size() + ".log");
+        Process mirror = new ProcessBuilder(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.millrace.mirror.tools.MirrorMakerMain",
+            "--consumer.config", consumerConfig.toString(), "--producer.config", producerConfig.toString(),
+            "--whitelist", TOPIC, "--override", "offset.commit.interval.ms=300"))
+            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        mirrors.add(mirror);
+        return mirror;
+    }
+
+    private Path write(String name, Map<String, String> settings) throws IOException {
+        Properties props = new Properties();
+        props.putAll(settings);
+        Path file = temp.getRoot().toPath().resolve(name);
+        try (Writer out = Files.newBufferedWriter(file)) {
+            props.store(out, null);
+        }
+        return file;
+    }
+
+    private void awaitMirrored(long records) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            if (offlineCount() >= records) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the offline cluster holds " + offlineCount() + " records, not " + records + "; logs in "
+            + temp.getRoot());
+    }
+
+    private long offlineCount() {
+        try (PartitionReader reader = reader(offline)) {
+            long count = 0;
+            for (int p = 0; p < PARTITIONS; p++) {
+                count += reader.latestOffset(new TopicPartition(TOPIC, p));
+            }
+            return count;
+        } catch (RuntimeException topicNotThereYet) {
+            return 0;
+        }
+    }
+
+    /**
+     * Per partition, the offline log is the live log up to some offset k, then the live log again from an
+     * offset c ≤ k (the restart's commit) to its end; more than {@code maxRestarts} such jumps is a fault.
+     */
+    private void assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(int maxRestarts) throws Exception {
+        awaitComplete();
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> source = read(live, p);
+            List<String> mirrored = read(offline, p);
+            int restarts = 0;
+            int expected = 0;   // index into source of the record the next mirrored one should be
+            for (String value : mirrored) {
+                int at = Integer.parseInt(value.substring(value.lastIndexOf('-') + 1));
+                if (at != expected) {
+                    assertTrue("partition " + p + ": a jump forward from " + expected + " to " + at + " would be a loss",
+                        at < expected);
+                    restarts++;
+                }
+                expected = at + 1;
+            }
+            assertEquals("partition " + p + " ends where the live one ends", source.size(), expected);
+            assertTrue("partition " + p + ": " + restarts + " restarts", restarts <= maxRestarts);
+        }
+    }
+
+    private void awaitComplete() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            boolean complete = true;
+            for (int p = 0; p < PARTITIONS && complete; p++) {
+                List<String> mirrored = read(offline, p);
+                String last = mirrored.isEmpty() ? "" : mirrored.get(mirrored.size() - 1);
+                List<String> source = read(live, p);
+                complete = !source.isEmpty() && last.equals(source.get(source.size() - 1));
+            }
+            if (complete) {
+                return;
+            }
+            Thread.sleep(300);
+        }
+        throw new AssertionError("the mirror did not catch up; logs in " + temp.getRoot());
+    }
+
+    private static List<String> read(LocalCluster cluster, int partition) {
+        List<String> values = new ArrayList<>();
+        try (PartitionReader reader = reader(cluster)) {
+            TopicPartition tp = new TopicPartition(TOPIC, partition);
+            reader.read(tp, reader.earliestOffset(tp), reader.latestOffset(tp), new StringDeserializer(),
+                new StringDeserializer()).forEachRemaining((ConsumerRecord<String, String> r) -> values.add(r.value()));
+        }
+        return values;
+    }
+
+    private static PartitionReader reader(LocalCluster cluster) {
+        return new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers", cluster.bootstrapServers())));
+    }
+
+    /** Sends to every partition of the live topic until closed: value "p-n" is the partition's n-th record. */
+    private final class ContinuousProducer implements AutoCloseable {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicInteger sent = new AtomicInteger();
+        private final Thread thread;
+        private volatile Exception failure;
+
+        ContinuousProducer() {
+            thread = new Thread(this::run, "live-producer");
+            thread.start();
+        }
+
+        private void run() {
+            try (MillraceProducer<String, String> producer = new MillraceProducer<>(Map.of("bootstrap.servers",
+                    live.bootstrapServers(), "linger.ms", 5), new StringSerializer(), new StringSerializer())) {
+                int n = 0;
+                while (running.get()) {
+                    for (int p = 0; p < PARTITIONS; p++) {
+                        producer.send(new ProducerRecord<>(TOPIC, p, "k", p + "-" + n)).get();
+                    }
+                    sent.addAndGet(PARTITIONS);
+                    n++;
+                    if (n % 50 == 0) {
+                        Thread.sleep(10);
+                    }
+                }
+            } catch (Exception e) {
+                failure = e;
+            }
+        }
+
+        int sent() {
+            return sent.get();
+        }
+
+        @Override
+        public void close() throws Exception {
+            running.set(false);
+            thread.join(30_000);
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+}
