@@ -46,6 +46,35 @@ public final class SchemaRegistryClient {
         return id;
     }
 
+    /**
+     * Registers {@code schema} under {@code subject} with the id it has elsewhere (another data centre's
+     * registry), which this registry keeps; only a registry in IMPORT mode takes it (42205 otherwise).
+     */
+    public int importSchema(String subject, int id, Schema schema) {
+        ObjectNode body = schemaBody(schema);
+        body.put("id", id);
+        int kept = transport.send("POST", subjectPath(subject) + "/versions", body).get("id").asInt();
+        remember(subject, schema, kept);
+        schemasById.putIfAbsent(kept, schema);
+        return kept;
+    }
+
+    /** The subjects (and versions) that hold schema {@code id}: the subject names, in the registry's order. */
+    public List<String> subjectsOf(int id) {
+        List<String> subjects = new ArrayList<>();
+        transport.send("GET", "/schemas/ids/" + id + "/versions", null).forEach(v -> subjects.add(v.get("subject").asText()));
+        return subjects;
+    }
+
+    /** READWRITE, READONLY or IMPORT. */
+    public String getMode() {
+        return transport.send("GET", "/mode", null).get("mode").asText();
+    }
+
+    public void setMode(String mode) {
+        transport.send("PUT", "/mode", JSON.createObjectNode().put("mode", mode));
+    }
+
     /** The id of {@code schema} in {@code subject}, which must be registered there (404 / 40403 otherwise). */
     public int getId(String subject, Schema schema) {
         Integer cached = cachedId(subject, schema);

@@ -29,7 +29,12 @@ import java.util.Optional;
  * GET    /config[/{s}]                               {"compatibilityLevel": "BACKWARD"}
  * PUT    /config[/{s}]                               {"compatibility": "FULL"}
  * DELETE /config/{s}                                 {"compatibilityLevel": "FULL"}
+ * GET    /mode                                       {"mode": "READWRITE"}
+ * PUT    /mode                                       {"mode": "IMPORT"}       READWRITE, READONLY or IMPORT
  * </pre>
+ *
+ * <p>In IMPORT mode a registration brings its id ({"schema": "...", "id": 41}) and keeps it; in READONLY
+ * mode registrations, deletions and level changes are refused (42205), as Confluent's registry does.
  */
 public final class RegistryApi {
 
@@ -51,6 +56,7 @@ public final class RegistryApi {
             case "schemas": return schemas(request, path);
             case "compatibility": return compatibility(request, path);
             case "config": return config(request, path.size());
+            case "mode": return mode(request, path.size());
             default: throw notFound(request);
         }
     }
@@ -77,7 +83,8 @@ public final class RegistryApi {
     private ApiResponse versions(ApiRequest request, String subject) {
         return switch (request.method()) {
             case "GET" -> respond(array(registry.versions(subject, request.flag("deleted"))));
-            case "POST" -> respond(JSON.createObjectNode().put("id", registry.register(subject, request.schemaFromBody())));
+            case "POST" -> respond(JSON.createObjectNode().put("id", registry.register(subject, request.schemaFromBody(),
+                givenId(request.jsonBody()))));
             default -> throw methodNotAllowed(request);
         };
     }
@@ -145,6 +152,32 @@ public final class RegistryApi {
             }
             default -> throw methodNotAllowed(request);
         };
+    }
+
+    private ApiResponse mode(ApiRequest request, int depth) {
+        if (depth != 1) {
+            throw notFound(request);
+        }
+        return switch (request.method()) {
+            case "GET" -> respond(JSON.createObjectNode().put("mode", registry.mode().name()));
+            case "PUT" -> {
+                RegistryMode mode = RegistryMode.parse(request.jsonBody().path("mode").asText(""));
+                registry.setMode(mode);
+                yield respond(JSON.createObjectNode().put("mode", mode.name()));
+            }
+            default -> throw methodNotAllowed(request);
+        };
+    }
+
+    private static java.util.OptionalInt givenId(JsonNode body) {
+        JsonNode id = body.get("id");
+        if (id == null || id.isNull()) {
+            return java.util.OptionalInt.empty();
+        }
+        if (!id.canConvertToInt() || id.asInt() <= 0) {
+            throw RegistryError.MALFORMED_REQUEST.exception("\"id\" must be a positive integer, not " + id);
+        }
+        return java.util.OptionalInt.of(id.asInt());
     }
 
     private CompatibilityLevel readLevel(String subject, boolean defaultToGlobal) {

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  *   subjects/&lt;subject&gt;/versions/&lt;n&gt;  {"id":41,"deleted":false}             n = 1, 2, ...
  *   config                          {"compatibility":"FULL"} or empty      the global level
  *   config/&lt;subject&gt;                 {"compatibility":"NONE"}               a subject's own level
+ *   mode                            READWRITE, READONLY or IMPORT (text)    absent: READWRITE
  * </pre>
  *
  * <p>A new schema gets its id in one ZooKeeper transaction that bumps {@code id-sequence} (at the
@@ -33,6 +34,7 @@ public final class RegistryPaths {
     public static final String SCHEMAS = ROOT + "/schemas";
     public static final String SUBJECTS = ROOT + "/subjects";
     public static final String CONFIG = ROOT + "/config";
+    public static final String MODE = ROOT + "/mode";
 
     private RegistryPaths() {
     }

@@ -30,6 +30,29 @@ public final class SchemaRegistry {
 
     /** Registers {@code schemaText} under {@code subject} and returns its id; the same schema gets the same id. */
     public int register(String subject, String schemaText) {
+        return register(subject, schemaText, OptionalInt.empty());
+    }
+
+    /**
+     * {@link #register(String, String)}, or in IMPORT mode the registration of a schema with the id it
+     * brings ({@code givenId}), kept as it is: the mirror copies a live registry's schemas so that the
+     * ids in mirrored records mean the same schema offline.
+     */
+    public int register(String subject, String schemaText, OptionalInt givenId) {
+        RegistryMode mode = store.mode();
+        if (mode == RegistryMode.READONLY) {
+            throw readOnly();
+        }
+        if (mode == RegistryMode.IMPORT) {
+            if (givenId.isEmpty()) {
+                throw RegistryError.OPERATION_NOT_PERMITTED.exception("The registry is in IMPORT mode: a registration "
+                    + "must bring its schema's id");
+            }
+            return importSchema(subject, schemaText, givenId.getAsInt());
+        }
+        if (givenId.isPresent()) {
+            throw RegistryError.OPERATION_NOT_PERMITTED.exception("A schema id may be given only in IMPORT mode");
+        }
         Schema schema = AvroSchemas.parse(schemaText);
         String canonical = AvroSchemas.canonical(schema);
         while (true) {
@@ -46,6 +69,44 @@ public final class SchemaRegistry {
                 return id;
             }
             // another registration took that version number: look at the subject again
+        }
+    }
+
+    private int importSchema(String subject, String schemaText, int id) {
+        Schema schema = AvroSchemas.parse(schemaText);
+        String canonical = AvroSchemas.canonical(schema);
+        if (!store.importId(id, canonical)) {
+            throw RegistryError.OPERATION_NOT_PERMITTED.exception("Schema id " + id + " already holds a different schema");
+        }
+        schemasById.putIfAbsent(id, schema);
+        while (true) {
+            List<SubjectVersion> versions = store.versions(subject);
+            if (live(versions).stream().anyMatch(v -> v.id() == id)) {
+                return id;
+            }
+            // no compatibility check: an import copies what other registries accepted, in their order
+            int next = versions.isEmpty() ? 1 : versions.get(versions.size() - 1).version() + 1;
+            if (store.createVersion(subject, next, id)) {
+                return id;
+            }
+        }
+    }
+
+    public RegistryMode mode() {
+        return store.mode();
+    }
+
+    public void setMode(RegistryMode mode) {
+        store.setMode(mode);
+    }
+
+    private static RegistryException readOnly() {
+        return RegistryError.OPERATION_NOT_PERMITTED.exception("The registry is in READONLY mode");
+    }
+
+    private void ensureWritable() {
+        if (store.mode() == RegistryMode.READONLY) {
+            throw readOnly();
         }
     }
 
@@ -119,6 +180,7 @@ public final class SchemaRegistry {
 
     /** Soft-deletes every live version of {@code subject}, or, when {@code permanent}, removes its soft-deleted ones. */
     public List<Integer> deleteSubject(String subject, boolean permanent) {
+        ensureWritable();
         List<SubjectVersion> versions = store.versions(subject);
         if (versions.isEmpty()) {
             throw subjectNotFound(subject);
@@ -142,6 +204,7 @@ public final class SchemaRegistry {
 
     /** Soft-deletes one version, or, when {@code permanent}, removes a soft-deleted one. */
     public int deleteVersion(String subject, String version, boolean permanent) {
+        ensureWritable();
         SubjectVersion found = find(subject, version, true);
         if (permanent) {
             if (!found.deleted()) {
@@ -177,6 +240,7 @@ public final class SchemaRegistry {
     }
 
     public void setGlobalLevel(CompatibilityLevel level) {
+        ensureWritable();
         store.setCompatibility(null, level);
     }
 
@@ -186,6 +250,7 @@ public final class SchemaRegistry {
     }
 
     public void setSubjectLevel(String subject, CompatibilityLevel level) {
+        ensureWritable();
         store.setCompatibility(subject, level);
     }
 

@@ -58,6 +58,12 @@ public final class SchemaRegistryConfig extends AbstractConfig {
     static final String NUM_IO_THREADS_DOC = "The number of threads that handle requests, which includes waiting "
         + "for ZooKeeper. Requests of one connection are handled in order.";
 
+    public static final String SCHEMA_ID_BASE_CONFIG = "schema.id.base";
+    static final String SCHEMA_ID_BASE_DOC = "The ids this registry hands out start just above this number. Give each "
+        + "live data centre's registry a base of its own, far enough apart (0, 100000000, 200000000, ...), and the ids "
+        + "never collide when the mirror copies schemas from every live registry into the offline one, which keeps "
+        + "them (IMPORT mode). Only ids above both the base and the last id handed out are used.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(LISTENERS_CONFIG, Type.LIST, "http://0.0.0.0:8081",
             Validator.described("http://host:port, ...", SchemaRegistryConfig::validateListeners), Importance.HIGH, LISTENERS_DOC)
@@ -71,6 +77,7 @@ public final class SchemaRegistryConfig extends AbstractConfig {
         .define(REQUEST_MAX_BYTES_CONFIG, Type.INT, 1024 * 1024, Range.atLeast(1024), Importance.MEDIUM, REQUEST_MAX_BYTES_DOC)
         .define(NUM_NETWORK_THREADS_CONFIG, Type.INT, 2, Range.atLeast(1), Importance.LOW, NUM_NETWORK_THREADS_DOC)
         .define(NUM_IO_THREADS_CONFIG, Type.INT, 8, Range.atLeast(1), Importance.LOW, NUM_IO_THREADS_DOC)
+        .define(SCHEMA_ID_BASE_CONFIG, Type.INT, 0, Range.atLeast(0), Importance.MEDIUM, SCHEMA_ID_BASE_DOC)
         .define(ZOOKEEPER_RETRY_BACKOFF_MS_CONFIG, Type.INT, 100, Range.atLeast(1), Importance.LOW,
             ZOOKEEPER_RETRY_BACKOFF_MS_DOC);
 
@@ -111,6 +118,10 @@ public final class SchemaRegistryConfig extends AbstractConfig {
 
     public int numNetworkThreads() {
         return getInt(NUM_NETWORK_THREADS_CONFIG);
+    }
+
+    public int schemaIdBase() {
+        return getInt(SCHEMA_ID_BASE_CONFIG);
     }
 
     public int numIoThreads() {

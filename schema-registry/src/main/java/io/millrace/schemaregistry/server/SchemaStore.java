@@ -85,6 +85,54 @@ public final class SchemaStore implements AutoCloseable {
         });
     }
 
+    /**
+     * Gives {@code id} to {@code canonical}, as a registry in IMPORT mode does with the id a registration
+     * brings: true when the id is new or already holds this schema, false when it holds another. The schema's
+     * own lookup entry is made only if the schema has no id yet (two live registries may have given the
+     * same schema two ids: both stay readable, lookups answer the first).
+     */
+    public boolean importId(int id, String canonical) {
+        return call(() -> {
+            Optional<JsonNode> existing = readJson(RegistryPaths.id(id));
+            if (existing.isPresent()) {
+                return existing.get().get("schema").asText().equals(canonical);
+            }
+            try {
+                client.create().forPath(RegistryPaths.id(id), JSON.writeValueAsBytes(JSON.createObjectNode().put("schema", canonical)));
+            } catch (KeeperException.NodeExistsException e) {
+                return schemaById(id).map(canonical::equals).orElse(false);
+            }
+            createIfAbsent(RegistryPaths.schema(AvroSchemas.fingerprint(canonical)),
+                JSON.writeValueAsBytes(JSON.createObjectNode().put("id", id)));
+            log.info("Schema id {} imported", id);
+            return true;
+        });
+    }
+
+    /** The registry's mode; READWRITE when none was set. */
+    public RegistryMode mode() {
+        return call(() -> {
+            try {
+                return RegistryMode.parse(new String(client.getData().forPath(RegistryPaths.MODE), StandardCharsets.UTF_8));
+            } catch (KeeperException.NoNodeException e) {
+                return RegistryMode.READWRITE;
+            }
+        });
+    }
+
+    public void setMode(RegistryMode mode) {
+        call(() -> {
+            byte[] data = mode.name().getBytes(StandardCharsets.UTF_8);
+            try {
+                client.setData().forPath(RegistryPaths.MODE, data);
+            } catch (KeeperException.NoNodeException e) {
+                createIfAbsent(RegistryPaths.MODE, data);
+                client.setData().forPath(RegistryPaths.MODE, data);
+            }
+            return null;
+        });
+    }
+
     /** Every subject that has at least one version, soft-deleted or not, sorted. */
     public List<String> subjects() {
         return call(() -> {
@@ -178,7 +226,7 @@ public final class SchemaStore implements AutoCloseable {
     private OptionalInt tryCreateId(String canonical) throws Exception {
         Stat stat = new Stat();
         byte[] last = client.getData().storingStatIn(stat).forPath(RegistryPaths.ID_SEQUENCE);
-        int id = Integer.parseInt(new String(last, StandardCharsets.UTF_8).trim()) + 1;
+        int id = Math.max(Integer.parseInt(new String(last, StandardCharsets.UTF_8).trim()), config.schemaIdBase()) + 1;
         try {
             client.transaction().forOperations(
                 client.transactionOp().setData().withVersion(stat.getVersion())
