@@ -12,6 +12,7 @@ public final class MirrorCounters {
 
     private final Map<String, LongAdder[]> byTopic = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
+    private final LongAdder schemasCopied = new LongAdder();
 
     void consumed(String topic, int bytes) {
         LongAdder[] counters = counters(topic);
@@ -27,6 +28,15 @@ public final class MirrorCounters {
 
     void committed() {
         commits.increment();
+    }
+
+    void schemaCopied() {
+        schemasCopied.increment();
+    }
+
+    /** Schema ids copied into the offline registry by this process. */
+    public long schemasCopied() {
+        return schemasCopied.sum();
     }
 
     private LongAdder[] counters(String topic) {

@@ -1,8 +1,10 @@
 package io.millrace.mirror;
 
+import io.millrace.common.config.ConfigException;
 import io.millrace.common.serialization.ByteArraySerializer;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerConfig;
+import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,15 +37,31 @@ public final class MirrorMaker implements AutoCloseable {
             throw new IllegalArgumentException("Give at least one live cluster to mirror");
         }
         Map<String, Object> settings = new HashMap<>(producerSettings);
+        Object offlineRegistry = settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
         this.producer = new MillraceProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.targets = new TargetTopics(new ProducerConfig(settings), config);
         for (SourceCluster source : sources) {
+            SchemaCopier schemas = schemaCopier(source, offlineRegistry);
             for (int i = 0; i < config.numStreams(); i++) {
-                streams.add(new MirrorStream(source, i, config, producer, targets, counters));
+                streams.add(new MirrorStream(source, i, config, producer, targets, schemas, counters));
             }
         }
+    }
+
+    /** A copier of the live cluster's schemas when it names a registry; the offline registry must then be named too. */
+    private SchemaCopier schemaCopier(SourceCluster source, Object offlineRegistry) {
+        if (source.schemaRegistryUrl() == null) {
+            return null;
+        }
+        if (offlineRegistry == null || offlineRegistry.toString().isBlank()) {
+            throw new ConfigException("Live cluster " + source.name() + " names a schema registry, so the producer config "
+                + "must name the offline one (" + SourceCluster.SCHEMA_REGISTRY_URL_CONFIG + "): records would not decode offline");
+        }
+        return new SchemaCopier(source.name(),
+            new SchemaRegistryClient(Map.of(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, source.schemaRegistryUrl())),
+            new SchemaRegistryClient(Map.of(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, offlineRegistry.toString())), counters);
     }
 
     public void start() {

@@ -40,6 +40,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final MirrorMakerConfig config;
     private final MillraceProducer<byte[], byte[]> producer;
     private final TargetTopics targets;
+    private final SchemaCopier schemas;   // null: no registries configured
     private final PollingConsumer<byte[], byte[]> consumer;
     private final PartitionReader sourceTopics;
     private final MirrorCounters counters;
@@ -51,14 +52,16 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private volatile boolean running = true;
 
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
-                 TargetTopics targets, MirrorCounters counters) {
+                 TargetTopics targets, SchemaCopier schemas, MirrorCounters counters) {
         this.name = source.name() + "-" + index;
         this.config = config;
         this.producer = producer;
         this.targets = targets;
+        this.schemas = schemas;
         this.counters = counters;
         Map<String, Object> settings = new HashMap<>(source.consumerSettings());
         settings.remove(SourceCluster.CLUSTER_NAME_CONFIG);
+        settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
         // commits happen only after a flush, here or in beforeCommit: never on the consumer's own schedule
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         ConsumerConfig consumerConfig = new ConsumerConfig(settings);
@@ -121,6 +124,11 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
         int partitions = sourcePartitions.computeIfAbsent(record.topic(), sourceTopics::partitionCount);
         targets.ensure(record.topic(), Math.max(partitions, record.partition() + 1));
+        if (schemas != null) {
+            // before the record can be seen offline, its schemas must be there
+            schemas.ensureCopied(record.topic(), record.key(), true);
+            schemas.ensureCopied(record.topic(), record.value(), false);
+        }
         Integer partition = config.keepsPartitions() ? record.partition() : null;
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(record.topic(), partition, record.timestamp(),
             record.key(), record.value(), record.headers());
