@@ -1,5 +1,6 @@
 package io.millrace.producer;
 
+import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
@@ -75,6 +76,43 @@ public class ProducerCallbackTest {
             throw new AssertionError("a record queued by the callback before close() was reported sent");
         } catch (java.util.concurrent.ExecutionException expected) {
             assertTrue(expected.getCause().getMessage(), expected.getCause().getMessage().contains("closed"));
+        }
+    }
+
+    /**
+     * A mirror stops its producer from the callback of a record the broker refused for good: nothing
+     * queued behind that record may reach the broker, or the copy would hold later records without it.
+     */
+    @Test
+    public void closeFromTheCallbackOfARefusedBatchSendsNothingQueuedBehindIt() throws Exception {
+        cluster.createTopic("refusing", 1, Map.of("max.message.bytes", "2000"));
+        producer = producer(Map.of("linger.ms", 0, "max.in.flight.requests.per.connection", 1));
+        for (int round = 0; round < 5; round++) {
+            CountDownLatch refused = new CountDownLatch(1);
+            MillraceProducer<String, String> p = producer;
+            p.send(new ProducerRecord<>("refusing", 0, "k", "x".repeat(5_000)), (metadata, error) -> {
+                if (error != null) {
+                    p.close(java.time.Duration.ZERO);
+                    refused.countDown();
+                }
+            });
+            for (int i = 0; i < 50; i++) {
+                try {
+                    p.send(new ProducerRecord<>("refusing", 0, "k", "behind-" + i));
+                } catch (RuntimeException closedMeanwhile) {
+                    break;
+                }
+            }
+            assertTrue(refused.await(10, TimeUnit.SECONDS));
+            producer = producer(Map.of("linger.ms", 0, "max.in.flight.requests.per.connection", 1));
+        }
+        org.apache.kafka.common.TopicPartition tp = new org.apache.kafka.common.TopicPartition("refusing", 0);
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                Map.of("bootstrap.servers", cluster.bootstrapServers()),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            assertEquals("records queued behind a refused one reached the broker", Long.valueOf(0),
+                consumer.endOffsets(java.util.List.of(tp)).get(tp));
         }
     }
 

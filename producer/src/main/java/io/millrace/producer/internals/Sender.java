@@ -157,6 +157,10 @@ public final class Sender {
      */
     private long sendReady() {
         handleAnswers();
+        if (forceClose) {
+            // a callback of the answers just handled closed the producer: nothing queued may go out now
+            return -1;
+        }
         long nowMs = time.milliseconds();
         failExpired(nowMs);
         var cluster = metadata.cluster();
