@@ -364,6 +364,11 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         }
     }
 
+    /** Who is told when an out-of-range offset is reset, and so of every range of offsets never delivered. */
+    public void setOffsetResetListener(OffsetResetListener listener) {
+        fetchers.setResetListener(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
     /** Writes the processed offset of every partition this consumer owns to the offset registry. */
     public void commit() {
         Rebalancer current = rebalancer;

@@ -1,7 +1,9 @@
 package io.millrace.mirror;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -13,6 +15,14 @@ public final class MirrorCounters {
     private final Map<String, LongAdder[]> byTopic = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder schemasCopied = new LongAdder();
+    private final List<LostRange> lost = new CopyOnWriteArrayList<>();
+
+    /** Offsets of a live partition deleted before they were mirrored: {@code [from, to)}. */
+    public record LostRange(String cluster, String topic, int partition, long from, long to) {
+        public long count() {
+            return to - from;
+        }
+    }
 
     void consumed(String topic, int bytes) {
         LongAdder[] counters = counters(topic);
@@ -28,6 +38,20 @@ public final class MirrorCounters {
 
     void committed() {
         commits.increment();
+    }
+
+    void lost(LostRange range) {
+        lost.add(range);
+    }
+
+    /** Every lost range seen by this process, in order. */
+    public List<LostRange> lostRanges() {
+        return List.copyOf(lost);
+    }
+
+    /** Records lost, all ranges. */
+    public long lostRecords() {
+        return lost.stream().mapToLong(LostRange::count).sum();
     }
 
     void schemaCopied() {

@@ -5,6 +5,7 @@ import io.millrace.common.serialization.ByteArraySerializer;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * group ids split the partitions and take over from one another (the group consumer's Algorithm 1).
  *
  * <p>The producer writes with {@code acks=all}, retries until {@code delivery.timeout.ms}, and one
- * request in flight per connection so that a retry never reorders a partition. Records keep their
+ * request in flight per connection so that a retry never reorders a partition. A record the offline
+ * cluster refuses for good stops the producer at once, so that nothing queued behind it is written (Kafka
+ * MirrorMaker's {@code abort.on.send.failure}), and the whole mirror stops. Records keep their
  * topic, partition (by default), key, value, headers and CreateTime.
  */
 public final class MirrorMaker implements AutoCloseable {
@@ -45,7 +48,8 @@ public final class MirrorMaker implements AutoCloseable {
         for (SourceCluster source : sources) {
             SchemaCopier schemas = schemaCopier(source, offlineRegistry);
             for (int i = 0; i < config.numStreams(); i++) {
-                streams.add(new MirrorStream(source, i, config, producer, targets, schemas, counters));
+                streams.add(new MirrorStream(source, i, config, producer, targets, schemas, counters,
+                    () -> producer.close(Duration.ZERO)));
             }
         }
     }

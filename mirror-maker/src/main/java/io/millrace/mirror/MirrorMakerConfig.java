@@ -44,6 +44,14 @@ public final class MirrorMakerConfig extends AbstractConfig {
     public static final String PLACEMENT_SOURCE = "source";
     public static final String PLACEMENT_KEY = "key";
 
+    public static final String LOST_RANGE_POLICY_CONFIG = "lost.range.policy";
+    static final String LOST_RANGE_POLICY_DOC = "What the mirror does when a live partition no longer holds the offset it "
+        + "was to copy next (retention deleted records before they were mirrored): continue (log the lost range with "
+        + "its cluster, topic, partition, first and last missing offset and count, count it, and go on where the "
+        + "consumer's auto.offset.reset says) or stop (the same report, then the stream stops and commits nothing more).";
+    public static final String LOST_CONTINUE = "continue";
+    public static final String LOST_STOP = "stop";
+
     public static final String CREATE_TOPICS_CONFIG = "create.topics";
     static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
         + "live topic's partition count. When false the topics must exist.";
@@ -64,7 +72,9 @@ public final class MirrorMakerConfig extends AbstractConfig {
             OFFSET_COMMIT_INTERVAL_MS_DOC)
         .define(PARTITION_PLACEMENT_CONFIG, Type.STRING, PLACEMENT_SOURCE, ValidString.in(PLACEMENT_SOURCE, PLACEMENT_KEY),
             Importance.MEDIUM, PARTITION_PLACEMENT_DOC)
-        .define(CREATE_TOPICS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, CREATE_TOPICS_DOC);
+        .define(CREATE_TOPICS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, CREATE_TOPICS_DOC)
+        .define(LOST_RANGE_POLICY_CONFIG, Type.STRING, LOST_CONTINUE, ValidString.in(LOST_CONTINUE, LOST_STOP),
+            Importance.MEDIUM, LOST_RANGE_POLICY_DOC);
 
     public MirrorMakerConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -90,6 +100,11 @@ public final class MirrorMakerConfig extends AbstractConfig {
 
     public boolean keepsPartitions() {
         return PLACEMENT_SOURCE.equals(getString(PARTITION_PLACEMENT_CONFIG));
+    }
+
+    /** Whether a lost range stops the stream. */
+    public boolean stopOnLostRange() {
+        return LOST_STOP.equals(getString(LOST_RANGE_POLICY_CONFIG));
     }
 
     public boolean createTopics() {

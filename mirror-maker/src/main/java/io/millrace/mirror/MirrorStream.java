@@ -44,6 +44,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final PollingConsumer<byte[], byte[]> consumer;
     private final PartitionReader sourceTopics;
     private final MirrorCounters counters;
+    /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
+    private final Runnable abort;
     private final Map<String, Integer> sourcePartitions = new ConcurrentHashMap<>();
     /** Held from a poll through the sends of what it returned, and by a rebalance's flush-and-commit. */
     private final ReentrantLock taking = new ReentrantLock();
@@ -52,13 +54,14 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private volatile boolean running = true;
 
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
-                 TargetTopics targets, SchemaCopier schemas, MirrorCounters counters) {
+                 TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort) {
         this.name = source.name() + "-" + index;
         this.config = config;
         this.producer = producer;
         this.targets = targets;
         this.schemas = schemas;
         this.counters = counters;
+        this.abort = abort;
         Map<String, Object> settings = new HashMap<>(source.consumerSettings());
         settings.remove(SourceCluster.CLUSTER_NAME_CONFIG);
         settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
@@ -68,12 +71,30 @@ final class MirrorStream implements Runnable, RebalanceListener {
         this.sourceTopics = new PartitionReader(consumerConfig);
         this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
         consumer.groupConsumer().setRebalanceListener(this);
+        String cluster = source.name();
+        consumer.groupConsumer().setOffsetResetListener((tp, from, to) -> {
+            if (to > from) {
+                lostRange(new MirrorCounters.LostRange(cluster, tp.topic(), tp.partition(), from, to));
+            }
+        });
         this.thread = new Thread(this, "millrace-mirror-" + name);
     }
 
     void start() {
         consumer.subscribe(config.topicFilter());
         thread.start();
+    }
+
+    /** Never a silent reset: the range retention deleted before it was mirrored is logged, counted, and may stop the stream. */
+    private void lostRange(MirrorCounters.LostRange range) {
+        counters.lost(range);
+        LOG.warn("Lost range in {}: {}-{} offsets {} to {} ({} records) were deleted before they were mirrored",
+            range.cluster(), range.topic(), range.partition(), range.from(), range.to() - 1, range.count());
+        if (config.stopOnLostRange()) {
+            failure.compareAndSet(null, new MirrorException("Records " + range.from() + " to " + (range.to() - 1) + " of "
+                + range.topic() + "-" + range.partition() + " in " + range.cluster() + " were deleted before they were "
+                + "mirrored (" + MirrorMakerConfig.LOST_RANGE_POLICY_CONFIG + "=stop)"));
+        }
     }
 
     /** Why the stream stopped on its own, if it did. */
@@ -138,8 +159,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
             producer.send(copy, (metadata, exception) -> {
                 if (exception == null) {
                     counters.produced(record.topic(), bytes);
-                } else {
-                    failure.compareAndSet(null, sendFailed(record, exception));
+                } else if (failure.compareAndSet(null, sendFailed(record, exception))) {
+                    abort.run();   // the records queued after it fail too: none becomes visible out of order
                 }
             });
         } catch (RuntimeException e) {
@@ -175,6 +196,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
+        } catch (RuntimeException e) {
+            return false;   // the producer was stopped after a failed send
         }
         boolean ok = failure.get() == null;
         if (!ok) {

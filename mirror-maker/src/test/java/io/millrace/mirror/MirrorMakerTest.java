@@ -107,10 +107,43 @@ public class MirrorMakerTest {
             assertTrue("committed " + committed + ", past the refused record at " + refused, committed <= refused);
             List<ConsumerRecord<String, String>> arrived = readAll("big-events", 1);
             assertTrue("everything below the commit arrived: " + arrived.size(), arrived.size() >= committed);
-            assertEquals("nothing from the refused batch on", refused, arrived.size());
+            assertEquals("nothing from the refused batch on: " + arrived.stream().map(ConsumerRecord::value).toList(), refused, arrived.size());
             assertEquals(small.subList(0, (int) refused).stream().map(ProducerRecord::value).toList(),
                 arrived.stream().map(ConsumerRecord::value).toList());
         }
+    }
+
+    @Test
+    public void recordsRetentionDeletedBeforeTheyWereMirroredAreALostRangeNotASilentReset() throws Exception {
+        liveA.createTopic("gap-events", 1, Map.of("segment.bytes", "20000"));
+        produce(liveA, "gap-events", 1, 50, "before");
+        try (MirrorMaker mirror = mirror("gap-.*", "g-gap")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 50, 60_000, "the first records mirrored");
+        }
+        assertEquals(List.of(50L), committed(liveA, "g-gap", "gap-events"));
+        produce(liveA, "gap-events", 1, 1_000, "unmirrored");
+        io.millrace.broker.log.LogManager logs = liveA.broker(0).logManager();
+        logs.setTopicConfig("gap-events", Map.of("segment.bytes", "20000", "retention.bytes", "1"));
+        assertTrue("retention deleted segments", logs.cleanupLogs() > 0);
+        long earliest;
+        long latest;
+        TopicPartition tp = new TopicPartition("gap-events", 0);
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                liveA.bootstrapServers())))) {
+            earliest = reader.earliestOffset(tp);
+            latest = reader.latestOffset(tp);
+        }
+        assertTrue("the gap reaches past what was mirrored: " + earliest, earliest > 50);
+
+        try (MirrorMaker mirror = mirror("gap-.*", "g-gap")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= latest - earliest, 60_000, "the rest mirrored");
+            assertEquals(List.of(new MirrorCounters.LostRange("live-a", "gap-events", 0, 50, earliest)),
+                mirror.counters().lostRanges());
+            assertEquals(earliest - 50, mirror.counters().lostRecords());
+        }
+        assertEquals(50 + (latest - earliest), readAll("gap-events", 1).size());
     }
 
     private static MirrorMaker mirror(String whitelist, String group) {

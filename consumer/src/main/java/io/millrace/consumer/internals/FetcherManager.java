@@ -5,6 +5,7 @@ import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
 import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.OffsetResetListener;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -35,6 +36,8 @@ public final class FetcherManager {
     private final int requestTimeoutMs;
     private final Map<Integer, Fetcher> fetchers = new HashMap<>();
     private final Set<OwnedPartition> leaderless = ConcurrentHashMap.newKeySet();
+
+    private volatile OffsetResetListener resetListener = OffsetResetListener.NONE;
 
     public FetcherManager(NetworkClient client, Metadata metadata, ConsumerConfig config, OffsetLookup offsets,
                           String clientName, int requestTimeoutMs, ScheduledExecutorService scheduler, long retryBackoffMs) {
@@ -97,9 +100,16 @@ public final class FetcherManager {
     void resetOutOfRange(OwnedPartition partition) {
         TopicPartition tp = partition.tp();
         long offset = config.resetToEarliest() ? offsets.earliest(tp) : offsets.latest(tp);
+        long from = partition.fetchOffset();
         log.warn("Offset {} is out of range for {}; resetting to the {} offset {} (auto.offset.reset)",
-            partition.fetchOffset(), tp, config.resetToEarliest() ? "earliest" : "latest", offset);
+            from, tp, config.resetToEarliest() ? "earliest" : "latest", offset);
+        resetListener.onReset(tp, from, offset);
         partition.resetTo(offset);
+    }
+
+    /** Who is told of every reset of an out-of-range offset. */
+    public void setResetListener(OffsetResetListener listener) {
+        this.resetListener = listener;
     }
 
     /** Partitions waiting for a leader, for tests and metrics. */
