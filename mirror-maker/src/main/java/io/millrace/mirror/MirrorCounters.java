@@ -1,21 +1,35 @@
 package io.millrace.mirror;
 
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * What the mirror has copied, per topic: records and bytes read from the live clusters and
- * acknowledged by the offline one, and commits. Thread-safe; read by tests, the command's log and JMX.
+ * What the mirror has copied, per live cluster and topic, and in all: records and bytes in and out,
+ * latency, commits, lost ranges, schemas copied. Thread-safe. Exported through JMX
+ * ({@link MirrorMetricsMBean}, {@link MirrorTopicMetricsMBean}) from {@link #register()} to {@link #unregister()}.
  */
-public final class MirrorCounters {
+public final class MirrorCounters implements MirrorMetricsMBean {
 
-    private final Map<String, LongAdder[]> byTopic = new ConcurrentHashMap<>();
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorCounters.class);
+    static final String DOMAIN = "io.millrace";
+
+    private final Map<String, TopicCounters> byTopic = new ConcurrentHashMap<>();
     private final LongAdder commits = new LongAdder();
     private final LongAdder schemasCopied = new LongAdder();
     private final List<LostRange> lost = new CopyOnWriteArrayList<>();
+    private final List<ObjectName> registered = new CopyOnWriteArrayList<>();
+    private volatile boolean exported;
 
     /** Offsets of a live partition deleted before they were mirrored: {@code [from, to)}. */
     public record LostRange(String cluster, String topic, int partition, long from, long to) {
@@ -24,16 +38,75 @@ public final class MirrorCounters {
         }
     }
 
-    void consumed(String topic, int bytes) {
-        LongAdder[] counters = counters(topic);
-        counters[0].increment();
-        counters[1].add(bytes);
+    /** One live cluster's topic. */
+    public static final class TopicCounters implements MirrorTopicMetricsMBean {
+        private final LongAdder recordsIn = new LongAdder();
+        private final LongAdder bytesIn = new LongAdder();
+        private final LongAdder recordsOut = new LongAdder();
+        private final LongAdder bytesOut = new LongAdder();
+        private final LongAdder latencySum = new LongAdder();
+        private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
+
+        void consumed(int bytes) {
+            recordsIn.increment();
+            bytesIn.add(bytes);
+        }
+
+        void produced(int bytes, long latencyMs) {
+            recordsOut.increment();
+            bytesOut.add(bytes);
+            latencySum.add(latencyMs);
+            latencyMax.accumulate(latencyMs);
+        }
+
+        @Override
+        public long getRecordsIn() {
+            return recordsIn.sum();
+        }
+
+        @Override
+        public long getBytesIn() {
+            return bytesIn.sum();
+        }
+
+        @Override
+        public long getRecordsOut() {
+            return recordsOut.sum();
+        }
+
+        @Override
+        public long getBytesOut() {
+            return bytesOut.sum();
+        }
+
+        @Override
+        public double getLatencyAvgMs() {
+            long out = recordsOut.sum();
+            return out == 0 ? 0 : (double) latencySum.sum() / out;
+        }
+
+        @Override
+        public long getLatencyMaxMs() {
+            return latencyMax.get();
+        }
     }
 
-    void produced(String topic, int bytes) {
-        LongAdder[] counters = counters(topic);
-        counters[2].increment();
-        counters[3].add(bytes);
+    /** The counters of {@code topic} from {@code cluster}, exported when the mirror's metrics are. */
+    TopicCounters topic(String cluster, String topic) {
+        String key = cluster + '\u0000' + topic;
+        TopicCounters counters = byTopic.get(key);
+        if (counters != null) {
+            return counters;
+        }
+        TopicCounters created = new TopicCounters();
+        TopicCounters raced = byTopic.putIfAbsent(key, created);
+        if (raced != null) {
+            return raced;
+        }
+        if (exported) {
+            export(created, MirrorTopicMetricsMBean.class, "type=mirror-topic-metrics,cluster=" + ObjectName.quote(cluster) + ",topic=" + ObjectName.quote(topic));
+        }
+        return created;
     }
 
     void committed() {
@@ -44,45 +117,95 @@ public final class MirrorCounters {
         lost.add(range);
     }
 
+    void schemaCopied() {
+        schemasCopied.increment();
+    }
+
+    /** Starts exporting through the platform MBean server (a clash, e.g. two mirrors in one JVM, is logged). */
+    void register() {
+        exported = true;
+        export(this, MirrorMetricsMBean.class, "type=mirror-metrics");
+    }
+
+    void unregister() {
+        exported = false;
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        for (ObjectName name : registered) {
+            try {
+                server.unregisterMBean(name);
+            } catch (JMException e) {
+                LOG.debug("Could not unregister {}: {}", name, e.toString());
+            }
+        }
+        registered.clear();
+    }
+
+    private <T> void export(T mbean, Class<T> type, String properties) {
+        try {
+            ObjectName name = new ObjectName(DOMAIN + ":" + properties);
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new StandardMBean(mbean, type), name);
+            registered.add(name);
+        } catch (JMException e) {
+            LOG.warn("Cannot export mirror metrics as {}:{}: {}", DOMAIN, properties, e.toString());
+        }
+    }
+
     /** Every lost range seen by this process, in order. */
     public List<LostRange> lostRanges() {
         return List.copyOf(lost);
     }
 
-    /** Records lost, all ranges. */
-    public long lostRecords() {
+    @Override
+    public long getLostRecords() {
         return lost.stream().mapToLong(LostRange::count).sum();
     }
 
-    void schemaCopied() {
-        schemasCopied.increment();
+    /** Records lost, all ranges. */
+    public long lostRecords() {
+        return getLostRecords();
     }
 
-    /** Schema ids copied into the offline registry by this process. */
-    public long schemasCopied() {
+    @Override
+    public long getSchemasCopied() {
         return schemasCopied.sum();
     }
 
-    private LongAdder[] counters(String topic) {
-        return byTopic.computeIfAbsent(topic, t -> new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()});
+    public long schemasCopied() {
+        return getSchemasCopied();
+    }
+
+    @Override
+    public long getRecordsIn() {
+        return byTopic.values().stream().mapToLong(TopicCounters::getRecordsIn).sum();
     }
 
     /** Records read from the live clusters, all topics. */
     public long recordsIn() {
-        return byTopic.values().stream().mapToLong(c -> c[0].sum()).sum();
+        return getRecordsIn();
+    }
+
+    @Override
+    public long getRecordsOut() {
+        return byTopic.values().stream().mapToLong(TopicCounters::getRecordsOut).sum();
     }
 
     /** Records the offline cluster acknowledged, all topics. */
     public long recordsOut() {
-        return byTopic.values().stream().mapToLong(c -> c[2].sum()).sum();
+        return getRecordsOut();
     }
 
+    /** Records of {@code topic} the offline cluster acknowledged, from every live cluster. */
     public long recordsOut(String topic) {
-        LongAdder[] counters = byTopic.get(topic);
-        return counters == null ? 0 : counters[2].sum();
+        return byTopic.entrySet().stream().filter(e -> e.getKey().endsWith('\u0000' + topic))
+            .mapToLong(e -> e.getValue().getRecordsOut()).sum();
+    }
+
+    @Override
+    public long getCommits() {
+        return commits.sum();
     }
 
     public long commits() {
-        return commits.sum();
+        return getCommits();
     }
 }

@@ -69,6 +69,7 @@ public final class MirrorMaker implements AutoCloseable {
     }
 
     public void start() {
+        counters.register();
         streams.forEach(MirrorStream::start);
         LOG.info("Mirroring with {} streams", streams.size());
     }
@@ -88,6 +89,7 @@ public final class MirrorMaker implements AutoCloseable {
         streams.forEach(MirrorStream::close);
         producer.close();
         targets.close();
+        counters.unregister();
         LOG.info("Mirror stopped: {} records in, {} acknowledged by the offline cluster, {} commits",
             counters.recordsIn(), counters.recordsOut(), counters.commits());
     }

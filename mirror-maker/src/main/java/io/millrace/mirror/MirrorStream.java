@@ -37,6 +37,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private static final Duration POLL = Duration.ofMillis(100);
 
     private final String name;
+    private final String cluster;
     private final MirrorMakerConfig config;
     private final MillraceProducer<byte[], byte[]> producer;
     private final TargetTopics targets;
@@ -56,6 +57,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
                  TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort) {
         this.name = source.name() + "-" + index;
+        this.cluster = source.name();
         this.config = config;
         this.producer = producer;
         this.targets = targets;
@@ -71,10 +73,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         this.sourceTopics = new PartitionReader(consumerConfig);
         this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
         consumer.groupConsumer().setRebalanceListener(this);
-        String cluster = source.name();
         consumer.groupConsumer().setOffsetResetListener((tp, from, to) -> {
             if (to > from) {
-                lostRange(new MirrorCounters.LostRange(cluster, tp.topic(), tp.partition(), from, to));
+                lostRange(new MirrorCounters.LostRange(source.name(), tp.topic(), tp.partition(), from, to));
             }
         });
         this.thread = new Thread(this, "millrace-mirror-" + name);
@@ -154,11 +155,12 @@ final class MirrorStream implements Runnable, RebalanceListener {
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(record.topic(), partition, record.timestamp(),
             record.key(), record.value(), record.headers());
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
-        counters.consumed(record.topic(), bytes);
+        MirrorCounters.TopicCounters topic = counters.topic(cluster, record.topic());
+        topic.consumed(bytes);
         try {
             producer.send(copy, (metadata, exception) -> {
                 if (exception == null) {
-                    counters.produced(record.topic(), bytes);
+                    topic.produced(bytes, Math.max(0, System.currentTimeMillis() - record.timestamp()));
                 } else if (failure.compareAndSet(null, sendFailed(record, exception))) {
                     abort.run();   // the records queued after it fail too: none becomes visible out of order
                 }

@@ -63,6 +63,14 @@ public class MirrorMakerTest {
         try (MirrorMaker mirror = mirror("page-.*", "g-views")) {
             mirror.start();
             Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 1_200, 60_000, "every record mirrored");
+            javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName liveAViews = new javax.management.ObjectName(
+                "io.millrace:type=mirror-topic-metrics,cluster=\"live-a\",topic=\"page-views\"");
+            assertEquals(600L, jmx.getAttribute(liveAViews, "RecordsOut"));
+            assertEquals(600L, jmx.getAttribute(liveAViews, "RecordsIn"));
+            assertTrue((Long) jmx.getAttribute(liveAViews, "BytesOut") > 0);
+            assertEquals(1_200L, jmx.getAttribute(new javax.management.ObjectName("io.millrace:type=mirror-metrics"),
+                "RecordsOut"));
             liveA.createTopic("page-clicks", 2);
             List<ProducerRecord<String, String>> clicks = produce(liveA, "page-clicks", 2, 50, "c");
             Conditions.waitUntil(() -> mirror.counters().recordsOut("page-clicks") >= 100, 60_000,
