@@ -52,6 +52,13 @@ public final class MirrorMakerConfig extends AbstractConfig {
     public static final String LOST_CONTINUE = "continue";
     public static final String LOST_STOP = "stop";
 
+    public static final String TOPIC_RENAME_CONFIG = "topic.rename";
+    static final String TOPIC_RENAME_DOC = "The offline name of a mirrored topic: none (the live name, so the offline "
+        + "cluster aggregates a topic from every live data centre, as in the paper) or prefix (<cluster.name>.<topic>, "
+        + "one offline topic per live data centre, as Kafka MirrorMaker 2 names them).";
+    public static final String RENAME_NONE = "none";
+    public static final String RENAME_PREFIX = "prefix";
+
     public static final String CREATE_TOPICS_CONFIG = "create.topics";
     static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
         + "live topic's partition count. When false the topics must exist.";
@@ -73,6 +80,8 @@ public final class MirrorMakerConfig extends AbstractConfig {
         .define(PARTITION_PLACEMENT_CONFIG, Type.STRING, PLACEMENT_SOURCE, ValidString.in(PLACEMENT_SOURCE, PLACEMENT_KEY),
             Importance.MEDIUM, PARTITION_PLACEMENT_DOC)
         .define(CREATE_TOPICS_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, CREATE_TOPICS_DOC)
+        .define(TOPIC_RENAME_CONFIG, Type.STRING, RENAME_NONE, ValidString.in(RENAME_NONE, RENAME_PREFIX),
+            Importance.MEDIUM, TOPIC_RENAME_DOC)
         .define(LOST_RANGE_POLICY_CONFIG, Type.STRING, LOST_CONTINUE, ValidString.in(LOST_CONTINUE, LOST_STOP),
             Importance.MEDIUM, LOST_RANGE_POLICY_DOC);
 
@@ -105,6 +114,11 @@ public final class MirrorMakerConfig extends AbstractConfig {
     /** Whether a lost range stops the stream. */
     public boolean stopOnLostRange() {
         return LOST_STOP.equals(getString(LOST_RANGE_POLICY_CONFIG));
+    }
+
+    /** The offline name of {@code topic} from the live cluster {@code cluster}. */
+    public String offlineTopic(String cluster, String topic) {
+        return RENAME_PREFIX.equals(getString(TOPIC_RENAME_CONFIG)) ? cluster + "." + topic : topic;
     }
 
     public boolean createTopics() {

@@ -145,14 +145,15 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
         int partitions = sourcePartitions.computeIfAbsent(record.topic(), sourceTopics::partitionCount);
-        targets.ensure(record.topic(), Math.max(partitions, record.partition() + 1));
+        String target = config.offlineTopic(cluster, record.topic());
+        targets.ensure(target, Math.max(partitions, record.partition() + 1));
         if (schemas != null) {
             // before the record can be seen offline, its schemas must be there
             schemas.ensureCopied(record.topic(), record.key(), true);
             schemas.ensureCopied(record.topic(), record.value(), false);
         }
         Integer partition = config.keepsPartitions() ? record.partition() : null;
-        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(record.topic(), partition, record.timestamp(),
+        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(target, partition, record.timestamp(),
             record.key(), record.value(), record.headers());
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
         MirrorCounters.TopicCounters topic = counters.topic(cluster, record.topic());

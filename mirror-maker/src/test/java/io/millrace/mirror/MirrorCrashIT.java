@@ -94,6 +94,32 @@ public class MirrorCrashIT {
         assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(1);
     }
 
+    @Test(timeout = 300_000)
+    public void aLiveBrokerRestartAndAnOfflineBrokerRestartDuringMirroringLoseNothing() throws Exception {
+        try (ContinuousProducer source = new ContinuousProducer()) {
+            startMirror("g-restart");
+            awaitMirrored(2_000);
+            live.stopBroker(0);
+            Thread.sleep(1_000);
+            live.startBroker(0);
+            awaitMirrored(offlineCount() + 1_000);
+            offline.stopBroker(0);
+            Thread.sleep(1_000);
+            offline.startBroker(0);
+            awaitMirrored(offlineCount() + 1_000);
+        }
+        awaitComplete();
+        for (int p = 0; p < PARTITIONS; p++) {
+            List<String> source = read(live, p);
+            List<String> mirrored = read(offline, p);
+            assertTrue("partition " + p + ": every live record is offline",
+                new java.util.HashSet<>(mirrored).containsAll(source));
+            java.util.LinkedHashSet<String> firstSeen = new java.util.LinkedHashSet<>(mirrored);
+            assertEquals("partition " + p + ": first copies in the live order",
+                new ArrayList<>(new java.util.LinkedHashSet<>(source)), new ArrayList<>(firstSeen));
+        }
+    }
+
     private Process startMirror(String group) throws IOException {
         Path consumerConfig = write("live-" + mirrors.size() + ".properties", Map.of(
             "cluster.name", "live", "bootstrap.servers", live.bootstrapServers(), "zookeeper.connect", live.zookeeperConnect(),

@@ -154,6 +154,25 @@ public class MirrorMakerTest {
         assertEquals(50 + (latest - earliest), readAll("gap-events", 1).size());
     }
 
+    @Test
+    public void withTheRenamePolicyEachLiveClusterGetsAnOfflineTopicOfItsOwn() throws Exception {
+        liveA.createTopic("renamed", 2);
+        liveB.createTopic("renamed", 2);
+        produce(liveA, "renamed", 2, 30, "a");
+        produce(liveB, "renamed", 2, 20, "b");
+        Map<String, Object> settings = Map.of(MirrorMakerConfig.WHITELIST_CONFIG, "renamed",
+            MirrorMakerConfig.TOPIC_RENAME_CONFIG, MirrorMakerConfig.RENAME_PREFIX);
+        try (MirrorMaker mirror = new MirrorMaker(new MirrorMakerConfig(settings),
+                List.of(source("live-a", liveA, "g-renamed"), source("live-b", liveB, "g-renamed")),
+                Map.of("bootstrap.servers", offline.bootstrapServers()))) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 100, 60_000, "every record mirrored");
+        }
+        assertEquals(60, readAll("live-a.renamed", 2).size());
+        assertEquals(40, readAll("live-b.renamed", 2).size());
+        assertTrue(readAll("live-a.renamed", 2).stream().allMatch(r -> r.value().startsWith("a-")));
+    }
+
     private static MirrorMaker mirror(String whitelist, String group) {
         Map<String, Object> settings = Map.of(MirrorMakerConfig.WHITELIST_CONFIG, whitelist,
             MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 200L);
