@@ -17,8 +17,8 @@ import org.junit.rules.TestRule;
 
 /**
  * The release as a user gets it, unpacked into an empty directory with no sources and no Maven: ZooKeeper,
- * a broker and a schema registry start from it, a topic is created, Kafka-style console tools send and
- * read records, and SIGTERM stops each.
+ * a broker and a schema registry start from it (and the mirror maker answers), a topic is created,
+ * Kafka-style console tools send and read records, and SIGTERM stops each.
  */
 public class ReleaseTarballIT {
 
@@ -34,6 +34,10 @@ public class ReleaseTarballIT {
         assertFalse("no sources in a release", Files.exists(release.home().resolve("pom.xml")));
         assertTrue("licenses of what it bundles",
             Files.readString(release.home().resolve("licenses/THIRD-PARTY.txt")).contains("zookeeper"));
+
+        Release.Run mirrorHelp = release.run(null, "mirror-maker", "--help");
+        assertEquals(mirrorHelp.err(), 0, mirrorHelp.exit());
+        assertTrue(mirrorHelp.out(), mirrorHelp.out().contains("--consumer.config"));
 
         Release.Servers servers = release.startServers();
         assertEquals(0, release.run(null, "topics", "--bootstrap-server", servers.bootstrap(), "--create",
