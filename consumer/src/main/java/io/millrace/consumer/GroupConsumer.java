@@ -369,8 +369,16 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         fetchers.setResetListener(java.util.Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Writes the processed offset of every partition this consumer owns to the offset registry. */
+    /**
+     * Writes the processed offset of every partition this consumer owns to the offset registry.
+     *
+     * @throws IllegalStateException when ZooKeeper is unreachable: nothing is committed (rather than
+     *     waiting out every retry of every partition)
+     */
     public void commit() {
+        if (!curator.getZookeeperClient().isConnected()) {
+            throw new IllegalStateException("Consumer " + consumerId + ": ZooKeeper is unreachable; nothing committed");
+        }
         Rebalancer current = rebalancer;
         if (current != null) {
             current.commit();
@@ -423,10 +431,18 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         watches.forEach(CuratorCache::close);
         scheduler.shutdownNow();
         rebalanceThread.shutdownNow();
-        if (rebalancer != null) {
-            quietly("final commit", rebalancer::close);
+        if (curator.getZookeeperClient().isConnected()) {
+            if (rebalancer != null) {
+                quietly("final commit", rebalancer::close);
+            }
+            quietly("unregistering", () -> registry.unregister(consumerId));
+        } else if (rebalancer != null) {
+            // Each ZooKeeper call would wait out its retries: close at once instead. The session expires on
+            // the server and takes the registration and ownership with it; the next owner starts from the
+            // last commit (records delivered again, none lost).
+            log.warn("Consumer {}: ZooKeeper unreachable; closing without the final commit", consumerId);
+            rebalancer.stopDelivery();   // without the lock, which a rebalance blocked on ZooKeeper may hold
         }
-        quietly("unregistering", () -> registry.unregister(consumerId));
         quietly("stopping fetchers", () -> {
             try {
                 fetchers.close();

@@ -92,7 +92,12 @@ public final class PollingConsumer<K, V> implements AutoCloseable {
         group.commit();
     }
 
-    private void markProcessed() {
+    /**
+     * Says the records of the last {@link #poll} are processed, without committing: a commit made later
+     * (a rebalance's, say) includes them. For an application that finishes records asynchronously, once
+     * they are finished; from another thread only while the polling thread is held between two polls.
+     */
+    public void markProcessed() {
         iterators.forEach(ConsumerIterator::markProcessed);
     }
 

@@ -114,11 +114,11 @@ final class MirrorStream implements Runnable, RebalanceListener {
             while (running) {
                 mirrorOneBatch();
                 if (System.nanoTime() >= nextCommit) {
-                    commit();
+                    periodicCommit();
                     nextCommit = System.nanoTime() + config.commitIntervalMs() * 1_000_000L;
                 }
             }
-            commit();   // a clean stop: everything taken is sent; flush and commit it
+            commitOnStop();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (MirrorException e) {
@@ -176,6 +176,25 @@ final class MirrorStream implements Runnable, RebalanceListener {
             + record.offset() + " from " + name + ": " + cause, cause);
     }
 
+    /** The commit of the interval; while ZooKeeper is unreachable it waits for the next interval. */
+    private void periodicCommit() throws InterruptedException {
+        try {
+            commit();
+        } catch (IllegalStateException e) {
+            LOG.warn("Mirror stream {}: {}; trying again at the next interval", name, e.getMessage());
+        }
+    }
+
+    /** A clean stop: everything taken is sent; flush and commit it, or say why not (the next mirror re-copies). */
+    private void commitOnStop() throws InterruptedException {
+        try {
+            commit();
+        } catch (IllegalStateException e) {
+            LOG.warn("Mirror stream {} stops without its last commit: {}. The next mirror copies again from the last "
+                + "commit.", name, e.getMessage());
+        }
+    }
+
     /** Flush, check, commit: every record the offline cluster acknowledged, and nothing after a failure. */
     private void commit() throws InterruptedException {
         producer.flush();
@@ -203,7 +222,11 @@ final class MirrorStream implements Runnable, RebalanceListener {
             return false;   // the producer was stopped after a failed send
         }
         boolean ok = failure.get() == null;
-        if (!ok) {
+        if (ok) {
+            // the last poll's records are sent and, after the flush, acknowledged: the commit may include
+            // them, so the next owner does not copy them again (the mirror thread is held, see taking)
+            consumer.markProcessed();
+        } else {
             LOG.warn("Mirror stream {} gives up {} without committing: a send failed", name, partitions);
         }
         return ok;

@@ -120,9 +120,30 @@ public class MirrorCrashIT {
         }
     }
 
+    /** SIGTERM ends the mirror within its bound even while the live group's ZooKeeper is down. */
+    @Test(timeout = 300_000)
+    public void sigtermStopsTheMirrorWithinItsBoundWhileTheGroupsZooKeeperIsDown() throws Exception {
+        try (io.millrace.testkit.EmbeddedZooKeeper registries = new io.millrace.testkit.EmbeddedZooKeeper().start()) {
+            try (ContinuousProducer source = new ContinuousProducer()) {
+                Process mirror = startMirror("g-sigterm", registries.connectString());
+                awaitMirrored(2_000);
+                registries.stop();
+                long start = System.nanoTime();
+                mirror.destroy();   // SIGTERM
+                assertTrue("the mirror did not stop within 60 s", mirror.waitFor(60, TimeUnit.SECONDS));
+                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                assertTrue("SIGTERM to exit took " + tookMs + " ms with ZooKeeper down", tookMs < 15_000);
+            }
+        }
+    }
+
     private Process startMirror(String group) throws IOException {
+        return startMirror(group, live.zookeeperConnect());
+    }
+
+    private Process startMirror(String group, String groupZooKeeper) throws IOException {
         Path consumerConfig = write("live-" + mirrors.size() + ".properties", Map.of(
-            "cluster.name", "live", "bootstrap.servers", live.bootstrapServers(), "zookeeper.connect", live.zookeeperConnect(),
+            "cluster.name", "live", "bootstrap.servers", live.bootstrapServers(), "zookeeper.connect", groupZooKeeper,
             ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest",
             ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "100", ConsumerConfig.REBALANCE_BACKOFF_MS_CONFIG, "500",
             ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, "4000"));
