@@ -84,6 +84,59 @@ public class SessionExpiryTest {
         }
     }
 
+    /**
+     * ZooKeeper goes away just as the consumer commits the partitions it gives up, and comes back a
+     * second and a half later, well within the session: the release commit waits for it and lands,
+     * instead of failing at once and handing the next owner an older offset.
+     */
+    @Test
+    public void theReleaseCommitOutlastsAShortZooKeeperOutage() throws Exception {
+        try (LocalCluster cluster = LocalCluster.start(1, Map.of());
+             EmbeddedZooKeeper registries = new EmbeddedZooKeeper().start();
+             GroupTestSupport support = new GroupTestSupport(cluster);
+             TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            cluster.createTopic("outage", 1);
+            List<String> sent = producer.produce("outage", 1, 10, "o");
+            Map<String, Object> settings = support.settings("g-outage");
+            settings.put("zookeeper.connect", registries.connectString());
+            settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+            settings.put(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, 9000);   // the retries' bound: 3 s
+            GroupConsumer<String, String> consumer = support.consumer(settings);
+            consumer.setRebalanceListener(new RebalanceListener() {
+                @Override
+                public boolean beforeCommit(java.util.Set<io.millrace.common.TopicPartition> partitions) {
+                    try {
+                        registries.stop();
+                    } catch (java.io.IOException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    Thread restart = new Thread(() -> {
+                        try {
+                            Thread.sleep(1_500);
+                            registries.restart();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    restart.start();
+                    return true;
+                }
+            });
+            java.util.Iterator<ConsumerRecord<String, String>> stream =
+                consumer.createMessageStreams(Map.of("outage", 1)).get("outage").get(0).iterator();
+            for (int i = 0; i < 7; i++) {
+                assertEquals(sent.get(i), stream.next().value());
+            }
+            stream.hasNext();   // the seventh is processed
+            consumer.close();
+            try (GroupOffsets offsets = new GroupOffsets(new ConsumerConfig(settings))) {
+                long committed = offsets.describe("g-outage").stream().filter(row -> row.topic().equals("outage"))
+                    .mapToLong(GroupOffsets.PartitionLag::committedOffset).findFirst().orElse(-1);
+                assertEquals("the release commit landed after the outage", 7, committed);
+            }
+        }
+    }
+
     private static long sessionId(GroupConsumer<String, String> consumer) {
         try {
             return consumer.zooKeeperClient().getZookeeperClient().getZooKeeper().getSessionId();

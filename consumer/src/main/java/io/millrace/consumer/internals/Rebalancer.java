@@ -297,25 +297,46 @@ public final class Rebalancer {
     }
 
     /**
-     * The last commit of a partition given up. Retried a few times, since releasing the owner node after
-     * a failed commit would hand the next owner an older offset (duplicates); a partition this consumer no
-     * longer owns is not retried (its new owner commits from here on).
+     * The last commit of a partition given up. Retried with a growing pause for as long as the consumer may
+     * still own the partition through a ZooKeeper outage (a third of the session timeout, the bound after
+     * which it stops delivering anyway), since releasing the owner node after a failed commit would hand
+     * the next owner an older offset (duplicates); a partition this consumer no longer owns is not
+     * retried (its new owner commits from here on).
      */
     private void commitBeforeRelease(OwnedPartition partition, long consumed) {
+        long deadline = System.nanoTime()
+            + TimeUnit.MILLISECONDS.toNanos(config.getInt(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG) / 3);
+        long pauseMs = 50;
         for (int attempt = 1; ; attempt++) {
             try {
                 registry.commitAsOwner(claimSession, partition.tp(), consumed);
                 return;
             } catch (GroupRegistryException e) {
-                if (attempt >= 3 || e.getCause() instanceof org.apache.zookeeper.KeeperException.SessionExpiredException
-                        || e.getCause() instanceof org.apache.zookeeper.KeeperException.NoNodeException) {
-                    log.warn("Consumer {}: giving up {} without committing offset {}: {}", me.consumerId(),
-                        partition.tp(), consumed, e.getMessage());
+                boolean notOwned = e.getCause() instanceof org.apache.zookeeper.KeeperException.SessionExpiredException
+                    || e.getCause() instanceof org.apache.zookeeper.KeeperException.NoNodeException
+                    || e.getCause() instanceof org.apache.zookeeper.KeeperException.BadVersionException;
+                if (notOwned || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMs) > deadline) {
+                    log.warn("Consumer {}: giving up {} without committing offset {} after {} attempts: {}",
+                        me.consumerId(), partition.tp(), consumed, attempt, e.getMessage());
                     return;
                 }
-                log.warn("Consumer {}: commit of {} failed (attempt {} of 3): {}", me.consumerId(), partition.tp(),
-                    attempt, e.getMessage());
+                log.warn("Consumer {}: commit of {} failed (attempt {}), retrying in {} ms: {}", me.consumerId(),
+                    partition.tp(), attempt, pauseMs, e.getMessage());
+                if (!pause(pauseMs)) {
+                    return;
+                }
+                pauseMs = Math.min(pauseMs * 2, 1_000);
             }
+        }
+    }
+
+    private static boolean pause(long ms) {
+        try {
+            Thread.sleep(ms);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
