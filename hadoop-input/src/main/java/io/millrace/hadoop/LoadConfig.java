@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -110,13 +109,7 @@ public final class LoadConfig extends AbstractConfig {
 
     private static final Validator INSTANT_OR_EARLIEST = Validator.described("earliest or an ISO-8601 instant",
         (name, value) -> parseStart(name, (String) value));
-    private static final Validator REGEX = Validator.described("a Java regular expression", (name, value) -> {
-        try {
-            Pattern.compile((String) value);
-        } catch (PatternSyntaxException e) {
-            throw new ConfigException(name, value, "not a regular expression: " + e.getDescription());
-        }
-    });
+    private static final Validator REGEX = Validator.regex();
 
     public static final ConfigDef CONFIG = CommonClientConfigs.define(new ConfigDef(), 30_000)
         .define(SCHEMA_REGISTRY_URL_CONFIG, Type.LIST, "", Importance.HIGH, SCHEMA_REGISTRY_URL_DOC)

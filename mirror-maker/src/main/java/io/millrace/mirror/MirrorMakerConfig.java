@@ -7,10 +7,7 @@ import io.millrace.common.config.ConfigDef.Range;
 import io.millrace.common.config.ConfigDef.Type;
 import io.millrace.common.config.ConfigDef.ValidString;
 import io.millrace.common.config.ConfigDef.Validator;
-import io.millrace.common.config.ConfigException;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The mirror's own settings, Kafka MirrorMaker's names where the meaning is the same. Each live
@@ -63,13 +60,7 @@ public final class MirrorMakerConfig extends AbstractConfig {
     static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
         + "live topic's partition count. When false the topics must exist.";
 
-    private static final Validator REGEX = Validator.described("a Java regular expression", (name, value) -> {
-        try {
-            Pattern.compile((String) value);
-        } catch (PatternSyntaxException e) {
-            throw new ConfigException(name, value, "not a regular expression: " + e.getDescription());
-        }
-    });
+    private static final Validator REGEX = Validator.regex();
 
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(WHITELIST_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, REGEX, Importance.HIGH, WHITELIST_DOC)

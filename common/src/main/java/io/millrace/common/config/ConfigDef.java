@@ -37,6 +37,17 @@ public final class ConfigDef {
     public interface Validator {
         void ensureValid(String name, Object value);
 
+        /** A Java regular expression (a topic whitelist, say); an empty string passes. */
+        static Validator regex() {
+            return described("a Java regular expression", (name, value) -> {
+                try {
+                    java.util.regex.Pattern.compile((String) value);
+                } catch (java.util.regex.PatternSyntaxException e) {
+                    throw new ConfigException(name, value, "not a regular expression: " + e.getDescription());
+                }
+            });
+        }
+
         /** A validator whose valid values read as {@code description} in the docs. */
         static Validator described(String description, Validator check) {
             return new Validator() {
