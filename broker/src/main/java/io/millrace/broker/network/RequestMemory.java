@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The bytes every connection together may hold in requests, received or being received
@@ -18,8 +19,8 @@ import java.util.Set;
 final class RequestMemory {
 
     private final long capacity;
-    private final Set<Runnable> waiting = new LinkedHashSet<>();
-    private long used;
+    private final Set<Runnable> waiting = new LinkedHashSet<>();   // guarded by this
+    private final AtomicLong used = new AtomicLong();
 
     /** @param capacity the bytes all requests may hold; zero or less: unbounded */
     RequestMemory(long capacity) {
@@ -27,20 +28,29 @@ final class RequestMemory {
     }
 
     /** Reserves {@code bytes}, or, when they do not fit, registers {@code onRelease} to run on the next release. */
-    synchronized boolean reserveOrWait(long bytes, Runnable onRelease) {
-        if (capacity > 0 && used + bytes > capacity) {
-            waiting.add(onRelease);
-            return false;
+    boolean reserveOrWait(long bytes, Runnable onRelease) {
+        if (capacity <= 0) {
+            used.addAndGet(bytes);   // unbounded (the default): counted for the gauge, no lock on the request path
+            return true;
         }
-        used += bytes;
-        return true;
+        synchronized (this) {
+            if (used.get() + bytes > capacity) {
+                waiting.add(onRelease);
+                return false;
+            }
+            used.addAndGet(bytes);
+            return true;
+        }
     }
 
     /** Gives back a reservation and wakes every waiting connection to try again. */
     void release(long bytes) {
+        used.addAndGet(-bytes);
+        if (capacity <= 0) {
+            return;
+        }
         List<Runnable> wake;
         synchronized (this) {
-            used -= bytes;
             if (waiting.isEmpty()) {
                 return;
             }
@@ -55,13 +65,13 @@ final class RequestMemory {
         waiting.remove(onRelease);
     }
 
-    synchronized long used() {
-        return used;
+    long used() {
+        return used.get();
     }
 
     /** Bytes still free; {@link Long#MAX_VALUE} when unbounded. */
-    synchronized long available() {
-        return capacity > 0 ? capacity - used : Long.MAX_VALUE;
+    long available() {
+        return capacity > 0 ? capacity - used.get() : Long.MAX_VALUE;
     }
 
     synchronized int waitingConnections() {
