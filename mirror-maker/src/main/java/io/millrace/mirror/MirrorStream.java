@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -47,7 +46,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final MirrorCounters counters;
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
     private final Runnable abort;
-    private final Map<String, Integer> sourcePartitions = new ConcurrentHashMap<>();
+    private final Map<String, Route> routes = new HashMap<>();   // mirror thread only
     /** Held from a poll through the sends of what it returned, and by a rebalance's flush-and-commit. */
     private final ReentrantLock taking = new ReentrantLock();
     private final AtomicReference<MirrorException> failure = new AtomicReference<>();
@@ -143,10 +142,35 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
     }
 
+    /** Where one live topic's records go, worked out on its first record: looked up per record after that. */
+    private static final class Route {
+        final String target;
+        final MirrorCounters.TopicCounters counters;
+        int partitionsEnsured;
+
+        Route(String target, MirrorCounters.TopicCounters counters) {
+            this.target = target;
+            this.counters = counters;
+        }
+    }
+
+    private Route route(ConsumerRecord<?, ?> record) throws InterruptedException {
+        Route route = routes.get(record.topic());
+        if (route == null) {
+            route = new Route(config.offlineTopic(cluster, record.topic()), counters.topic(cluster, record.topic()));
+            routes.put(record.topic(), route);
+        }
+        if (record.partition() >= route.partitionsEnsured) {   // first record, or the live topic grew
+            int partitions = Math.max(sourceTopics.partitionCount(record.topic()), record.partition() + 1);
+            targets.ensure(route.target, partitions);
+            route.partitionsEnsured = partitions;
+        }
+        return route;
+    }
+
     private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-        int partitions = sourcePartitions.computeIfAbsent(record.topic(), sourceTopics::partitionCount);
-        String target = config.offlineTopic(cluster, record.topic());
-        targets.ensure(target, Math.max(partitions, record.partition() + 1));
+        Route route = route(record);
+        String target = route.target;
         if (schemas != null) {
             // before the record can be seen offline, its schemas must be there
             schemas.ensureCopied(record.topic(), record.key(), true);
@@ -156,7 +180,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(target, partition, record.timestamp(),
             record.key(), record.value(), record.headers());
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
-        MirrorCounters.TopicCounters topic = counters.topic(cluster, record.topic());
+        MirrorCounters.TopicCounters topic = route.counters;
         topic.consumed(bytes);
         try {
             producer.send(copy, (metadata, exception) -> {
