@@ -45,23 +45,9 @@ public final class ClientComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        double scale = 1;
-        int runs = 4;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> {
-                    scale = BrokerComparison.QUICK_SCALE;
-                    runs = BrokerComparison.QUICK_RUNS;
-                }
-                case "--scale" -> scale = Double.parseDouble(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                default -> {
-                    System.err.println("Usage: bench-clients [--runs N] [--scale S] [--quick]");
-                    System.exit(2);
-                }
-            }
-        }
-        ClientComparison bench = new ClientComparison(scale, runs, Path.of(System.getProperty("java.io.tmpdir")));
+        RunOptions options = RunOptions.parse(args, "bench-clients [--runs N] [--scale S] [--quick]",
+            4, BrokerComparison.QUICK_SCALE, BrokerComparison.QUICK_RUNS);
+        ClientComparison bench = new ClientComparison(options.scale(), options.runs(), Path.of(System.getProperty("java.io.tmpdir")));
         bench.run();
         bench.report(System.out);
     }

@@ -59,23 +59,9 @@ public final class LoadComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        double scale = 1;
-        int runs = 3;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> {
-                    scale = QUICK_SCALE;
-                    runs = QUICK_RUNS;
-                }
-                case "--scale" -> scale = Double.parseDouble(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                default -> {
-                    System.err.println("Usage: bench-load [--scale S] [--runs N] [--quick]");
-                    System.exit(2);
-                }
-            }
-        }
-        LoadComparison bench = new LoadComparison(scale, runs, Path.of(System.getProperty("java.io.tmpdir")));
+        RunOptions options = RunOptions.parse(args, "bench-load [--scale S] [--runs N] [--quick]",
+            3, QUICK_SCALE, QUICK_RUNS);
+        LoadComparison bench = new LoadComparison(options.scale(), options.runs(), Path.of(System.getProperty("java.io.tmpdir")));
         bench.run();
         bench.report(System.out);
     }

@@ -51,23 +51,9 @@ public final class MirrorComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        double scale = 1;
-        int runs = 3;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--quick" -> {
-                    scale = QUICK_SCALE;
-                    runs = QUICK_RUNS;
-                }
-                case "--scale" -> scale = Double.parseDouble(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                default -> {
-                    System.err.println("Usage: bench-mirror [--scale S] [--runs N] [--quick]");
-                    System.exit(2);
-                }
-            }
-        }
-        MirrorComparison bench = new MirrorComparison(scale, runs);
+        RunOptions options = RunOptions.parse(args, "bench-mirror [--scale S] [--runs N] [--quick]",
+            3, QUICK_SCALE, QUICK_RUNS);
+        MirrorComparison bench = new MirrorComparison(options.scale(), options.runs());
         bench.run();
         bench.report(System.out);
         System.exit(0);
