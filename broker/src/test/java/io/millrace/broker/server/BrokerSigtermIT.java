@@ -5,10 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.log.LogFileNames;
+import io.millrace.testkit.ChildOutput;
 import io.millrace.testkit.EmbeddedZooKeeper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -17,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -111,22 +108,13 @@ public class BrokerSigtermIT {
             "--override", "zookeeper.session.timeout.ms=4000",
             "--override", "log.dirs=" + logDir))
             .redirectErrorStream(true).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        List<String> lines = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String line;
-        while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
-            lines.add(line);
-            Matcher ready = READY.matcher(line);
-            if (ready.find()) {
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "broker-output");
-                drain.setDaemon(true);
-                drain.start();
-                return new Broker(process, Integer.parseInt(ready.group(1)), lines);
-            }
+        try {
+            ChildOutput.Ready ready = ChildOutput.awaitLine(process, READY, Duration.ofSeconds(60));
+            return new Broker(process, Integer.parseInt(ready.match().group(1)), ready.lines());
+        } catch (AssertionError e) {
+            process.destroyForcibly();
+            throw e;
         }
-        process.destroyForcibly();
-        throw new AssertionError("the broker process did not become ready: " + String.join("\n", lines));
     }
 
     private static void produce(int port, int count) throws Exception {

@@ -2,17 +2,14 @@ package io.millrace.schemaregistry.tools;
 
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.testkit.ChildOutput;
 import io.millrace.testkit.EmbeddedZooKeeper;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.HttpURLConnection;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.Rule;
 import org.junit.Test;
@@ -52,20 +49,6 @@ public class RegistrySigtermIT {
     }
 
     private static String awaitReady(Process registry) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(registry.getInputStream(), StandardCharsets.UTF_8));
-        List<String> lines = new ArrayList<>();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String line;
-        while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
-            lines.add(line);
-            Matcher ready = READY.matcher(line);
-            if (ready.find()) {
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }), "registry-output");
-                drain.setDaemon(true);
-                drain.start();
-                return ready.group(1);
-            }
-        }
-        throw new AssertionError("the registry did not become ready: " + String.join("\n", lines));
+        return ChildOutput.awaitLine(registry, READY, Duration.ofSeconds(60)).match().group(1);
     }
 }
