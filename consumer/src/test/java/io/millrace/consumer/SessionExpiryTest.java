@@ -85,9 +85,10 @@ public class SessionExpiryTest {
     }
 
     /**
-     * ZooKeeper goes away just as the consumer commits the partitions it gives up, and comes back a
-     * second and a half later, well within the session: the release commit waits for it and lands,
-     * instead of failing at once and handing the next owner an older offset.
+     * ZooKeeper goes away just as the consumer commits the partitions it gives up, and comes back ten
+     * seconds later, well within the session (45 s) but after the ZooKeeper client's own retries gave up
+     * (about 8 s at most with a 300 ms connection timeout): the release commit keeps trying, for up to a
+     * third of the session, and lands, instead of failing and handing the next owner an older offset.
      */
     @Test
     public void theReleaseCommitOutlastsAShortZooKeeperOutage() throws Exception {
@@ -100,7 +101,8 @@ public class SessionExpiryTest {
             Map<String, Object> settings = support.settings("g-outage");
             settings.put("zookeeper.connect", registries.connectString());
             settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            settings.put(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, 9000);   // the retries' bound: 3 s
+            settings.put(ConsumerConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG, 45_000);   // the retries' bound: 15 s
+            settings.put(ConsumerConfig.ZOOKEEPER_CONNECTION_TIMEOUT_MS_CONFIG, 300);
             GroupConsumer<String, String> consumer = support.consumer(settings);
             consumer.setRebalanceListener(new RebalanceListener() {
                 @Override
@@ -112,7 +114,7 @@ public class SessionExpiryTest {
                     }
                     Thread restart = new Thread(() -> {
                         try {
-                            Thread.sleep(1_500);
+                            Thread.sleep(10_000);
                             registries.restart();
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
