@@ -409,6 +409,16 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         return current == null ? Set.of() : current.owned();
     }
 
+    /**
+     * For every partition this consumer owns, how many records its log holds past the consumed offset,
+     * as the leader's last fetch answer reported the log's end (Kafka's {@code records-lag}); -1 for a
+     * partition not fetched yet. Does not wait for a rebalance or the network.
+     */
+    public Map<TopicPartition, Long> lag() {
+        Rebalancer current = rebalancer;
+        return current == null ? Map.of() : current.lag();
+    }
+
     /** The id this consumer is registered under in its group. */
     public String consumerId() {
         return consumerId;

@@ -11,6 +11,7 @@ import io.millrace.testkit.Conditions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,6 +90,29 @@ public class GroupConsumerTest {
                 assertTrue("consumer " + i + " read only its own partitions", owned.contains(record.partition()));
             }
         }
+    }
+
+    @Test
+    public void lagIsWhatThePartitionHoldsPastTheLastProcessedRecord() throws Exception {
+        cluster.createTopic("lagging", 1);
+        GroupConsumer<String, String> consumer = support.consumer("g-lagging");
+        assertEquals("nothing owned, no lag", Map.of(), consumer.lag());
+        Iterator<ConsumerRecord<String, String>> stream =
+            consumer.createMessageStreams(Map.of("lagging", 1)).get("lagging").get(0).iterator();
+        TopicPartition tp = new TopicPartition("lagging", 0);
+        Conditions.waitUntil(() -> consumer.ownedPartitions().contains(tp), "the partition to be owned");
+        producer.produce("lagging", 1, 10, "l");
+        for (int i = 0; i < 3; i++) {
+            stream.next();
+        }
+        stream.hasNext();   // the third record is processed: seven are left
+        Conditions.waitUntil(() -> Long.valueOf(7).equals(consumer.lag().get(tp)), "a lag of 7");
+        for (int i = 0; i < 7; i++) {
+            stream.next();
+        }
+        producer.produce("lagging", 1, 5, "more");
+        assertTrue(stream.hasNext());   // all ten processed; the five new ones fetched, none handed out
+        assertEquals(Long.valueOf(5), consumer.lag().get(tp));
     }
 
     @Test

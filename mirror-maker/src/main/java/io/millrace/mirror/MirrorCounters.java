@@ -1,12 +1,15 @@
 package io.millrace.mirror;
 
+import io.millrace.common.TopicPartition;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -16,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the mirror has copied, per live cluster and topic, and in all: records and bytes in and out,
- * latency, commits, lost ranges, schemas copied. Thread-safe. Exported through JMX
- * ({@link MirrorMetricsMBean}, {@link MirrorTopicMetricsMBean}) from {@link #register()} to {@link #unregister()}.
+ * lag, latency, commits, lost ranges, schemas copied. Thread-safe. Exported through JMX as MXBeans (open
+ * types, readable by any JMX client) ({@link MirrorMetricsMBean}, {@link MirrorTopicMetricsMBean}) from
+ * {@link #register()} to {@link #unregister()}.
  */
 public final class MirrorCounters implements MirrorMetricsMBean {
 
@@ -29,6 +33,8 @@ public final class MirrorCounters implements MirrorMetricsMBean {
     private final LongAdder schemasCopied = new LongAdder();
     private final List<LostRange> lost = new CopyOnWriteArrayList<>();
     private final List<ObjectName> registered = new CopyOnWriteArrayList<>();
+    /** Per live cluster, the embedded consumers' lag of the partitions they own. */
+    private final Map<String, List<Supplier<Map<TopicPartition, Long>>>> lagSources = new ConcurrentHashMap<>();
     private volatile boolean exported;
 
     /** Offsets of a live partition deleted before they were mirrored: {@code [from, to)}. */
@@ -40,12 +46,17 @@ public final class MirrorCounters implements MirrorMetricsMBean {
 
     /** One live cluster's topic. */
     public static final class TopicCounters implements MirrorTopicMetricsMBean {
+        private final Supplier<Map<Integer, Long>> lag;
         private final LongAdder recordsIn = new LongAdder();
         private final LongAdder bytesIn = new LongAdder();
         private final LongAdder recordsOut = new LongAdder();
         private final LongAdder bytesOut = new LongAdder();
         private final LongAdder latencySum = new LongAdder();
         private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
+
+        TopicCounters(Supplier<Map<Integer, Long>> lag) {
+            this.lag = lag;
+        }
 
         void consumed(int bytes) {
             recordsIn.increment();
@@ -89,6 +100,34 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         public long getLatencyMaxMs() {
             return latencyMax.get();
         }
+
+        @Override
+        public Map<Integer, Long> getRecordsLag() {
+            return lag.get();
+        }
+
+        @Override
+        public long getRecordsLagMax() {
+            return lag.get().values().stream().mapToLong(Long::longValue).max().orElse(-1);
+        }
+    }
+
+    /** Where the lag of {@code cluster}'s partitions comes from: one embedded consumer's {@code lag()}. */
+    void lagSource(String cluster, Supplier<Map<TopicPartition, Long>> source) {
+        lagSources.computeIfAbsent(cluster, c -> new CopyOnWriteArrayList<>()).add(source);
+    }
+
+    /** The lag of each partition of {@code topic} in {@code cluster} that this process mirrors, by partition. */
+    Map<Integer, Long> lag(String cluster, String topic) {
+        Map<Integer, Long> lag = new TreeMap<>();
+        for (Supplier<Map<TopicPartition, Long>> source : lagSources.getOrDefault(cluster, List.of())) {
+            source.get().forEach((tp, records) -> {
+                if (tp.topic().equals(topic)) {
+                    lag.put(tp.partition(), records);
+                }
+            });
+        }
+        return lag;
     }
 
     /** The counters of {@code topic} from {@code cluster}, exported when the mirror's metrics are. */
@@ -98,7 +137,7 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         if (counters != null) {
             return counters;
         }
-        TopicCounters created = new TopicCounters();
+        TopicCounters created = new TopicCounters(() -> lag(cluster, topic));
         TopicCounters raced = byTopic.putIfAbsent(key, created);
         if (raced != null) {
             return raced;
@@ -143,7 +182,7 @@ public final class MirrorCounters implements MirrorMetricsMBean {
     private <T> void export(T mbean, Class<T> type, String properties) {
         try {
             ObjectName name = new ObjectName(DOMAIN + ":" + properties);
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new StandardMBean(mbean, type), name);
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new StandardMBean(mbean, type, true), name);
             registered.add(name);
         } catch (JMException e) {
             LOG.warn("Cannot export mirror metrics as {}:{}: {}", DOMAIN, properties, e.toString());

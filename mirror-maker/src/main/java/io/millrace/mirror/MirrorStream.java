@@ -72,6 +72,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
         this.sourceTopics = new PartitionReader(consumerConfig);
         this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
         consumer.groupConsumer().setRebalanceListener(this);
+        counters.lagSource(source.name(), consumer.groupConsumer()::lag);
         consumer.groupConsumer().setOffsetResetListener((tp, from, to) -> {
             if (to > from) {
                 lostRange(new MirrorCounters.LostRange(source.name(), tp.topic(), tp.partition(), from, to));

@@ -1,5 +1,7 @@
 package io.millrace.mirror;
 
+import java.util.Map;
+
 /**
  * What the mirror copied of one topic of one live cluster, exported as
  * {@code io.millrace:type=mirror-topic-metrics,cluster=<name>,topic=<topic>}.
@@ -21,4 +23,14 @@ public interface MirrorTopicMetricsMBean {
     double getLatencyAvgMs();
 
     long getLatencyMaxMs();
+
+    /**
+     * Per partition this process mirrors, the records its live log holds past what the mirror has
+     * taken, as of the last fetch answer (Kafka's {@code records-lag}; -1 before the first answer).
+     * Partitions another mirror process owns are not listed. A JMX table keyed by partition.
+     */
+    Map<Integer, Long> getRecordsLag();
+
+    /** The largest of {@link #getRecordsLag()}, -1 when this process mirrors no partition of the topic: the one to alert on. */
+    long getRecordsLagMax();
 }

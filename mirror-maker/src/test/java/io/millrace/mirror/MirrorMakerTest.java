@@ -71,6 +71,14 @@ public class MirrorMakerTest {
             assertTrue((Long) jmx.getAttribute(liveAViews, "BytesOut") > 0);
             assertEquals(1_200L, jmx.getAttribute(new javax.management.ObjectName("io.millrace:type=mirror-metrics"),
                 "RecordsOut"));
+            Conditions.waitUntil(() -> Long.valueOf(0).equals(attribute(jmx, liveAViews, "RecordsLagMax")), 30_000,
+                "the lag to reach 0 once everything is mirrored");
+            javax.management.openmbean.TabularData lag =
+                (javax.management.openmbean.TabularData) jmx.getAttribute(liveAViews, "RecordsLag");
+            assertEquals("one lag per live partition", 3, lag.size());
+            for (int p = 0; p < 3; p++) {
+                assertEquals(0L, lag.get(new Object[] {p}).get("value"));
+            }
             liveA.createTopic("page-clicks", 2);
             List<ProducerRecord<String, String>> clicks = produce(liveA, "page-clicks", 2, 50, "c");
             Conditions.waitUntil(() -> mirror.counters().recordsOut("page-clicks") >= 100, 60_000,
@@ -89,6 +97,14 @@ public class MirrorMakerTest {
         assertEquals(sentA.get(0).timestamp().longValue(), first.timestamp());
         assertEquals(List.of(200L, 200L, 200L), committed(liveA, "g-views", "page-views"));
         assertEquals(List.of(200L, 200L, 200L), committed(liveB, "g-views", "page-views"));
+    }
+
+    private static Object attribute(javax.management.MBeanServer jmx, javax.management.ObjectName name, String attribute) {
+        try {
+            return jmx.getAttribute(name, attribute);
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test

@@ -171,6 +171,7 @@ final class Fetcher implements Runnable {
         Errors error = data.error();
         if (error == Errors.NONE) {
             failing.remove(partition.tp());
+            partition.logEndOffset(data.highWatermark());
             enqueue(partition, FetchRequests.recordsOf(data));
         } else if (error == Errors.OFFSET_OUT_OF_RANGE) {
             manager.resetOutOfRange(partition);

@@ -28,6 +28,7 @@ public final class OwnedPartition {
     private final AtomicLong consumed;
     private volatile long fetchOffset;
     private volatile long committed = -1;
+    private volatile long logEndOffset = -1;
 
     public OwnedPartition(TopicPartition tp, String threadId, BlockingQueue<FetchedChunk> queue, long startOffset) {
         this.tp = tp;
@@ -96,6 +97,21 @@ public final class OwnedPartition {
     public long revoke() {
         long last = consumed.getAndSet(REVOKED);
         return last == REVOKED ? -1 : last;
+    }
+
+    /** The partition's end as the leader last reported it in a fetch answer (its high watermark); written by the fetcher. */
+    public void logEndOffset(long offset) {
+        logEndOffset = offset;
+    }
+
+    /**
+     * How many records the partition holds past the consumed offset, as of the last fetch answer
+     * (Kafka's {@code records-lag}); -1 before the first answer or once revoked.
+     */
+    public long lag() {
+        long end = logEndOffset;
+        long position = consumedOffset();
+        return end < 0 || position < 0 ? -1 : Math.max(0, end - position);
     }
 
     /** The offset last written to the offset registry, to skip commits that would change nothing. */

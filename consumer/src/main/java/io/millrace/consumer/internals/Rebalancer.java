@@ -429,6 +429,17 @@ public final class Rebalancer {
         return delivering;
     }
 
+    /** The lag of every partition this consumer delivers from, as of its last fetch answer (-1 before the first). */
+    public Map<TopicPartition, Long> lag() {
+        Map<TopicPartition, Long> lag = new TreeMap<>();
+        for (OwnedPartition partition : ownedView) {
+            if (!partition.isRevoked()) {
+                lag.put(partition.tp(), partition.lag());
+            }
+        }
+        return lag;
+    }
+
     /** The partition counts the last successful rebalance saw, to notice added partitions or topics. */
     public Map<String, Integer> partitionCounts() {
         lock.lock();
