@@ -53,6 +53,7 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         private final LongAdder bytesOut = new LongAdder();
         private final LongAdder latencySum = new LongAdder();
         private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
+        private final LongAdder duplicates = new LongAdder();
 
         TopicCounters(Supplier<Map<Integer, Long>> lag) {
             this.lag = lag;
@@ -61,6 +62,10 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         void consumed(int bytes) {
             recordsIn.increment();
             bytesIn.add(bytes);
+        }
+
+        void duplicated() {
+            duplicates.increment();
         }
 
         void produced(int bytes, long latencyMs) {
@@ -99,6 +104,11 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         @Override
         public long getLatencyMaxMs() {
             return latencyMax.get();
+        }
+
+        @Override
+        public long getDuplicates() {
+            return duplicates.sum();
         }
 
         @Override
@@ -237,6 +247,16 @@ public final class MirrorCounters implements MirrorMetricsMBean {
     public long recordsOut(String topic) {
         return byTopic.entrySet().stream().filter(e -> e.getKey().endsWith('\u0000' + topic))
             .mapToLong(e -> e.getValue().getRecordsOut()).sum();
+    }
+
+    @Override
+    public long getDuplicates() {
+        return byTopic.values().stream().mapToLong(TopicCounters::getDuplicates).sum();
+    }
+
+    /** Records copied again after a takeover that the offline cluster already held, all topics. */
+    public long duplicates() {
+        return getDuplicates();
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.millrace.mirror;
 
+import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.serialization.ByteArraySerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.PartitionReader;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
@@ -32,6 +35,7 @@ public final class MirrorMaker implements AutoCloseable {
 
     private final MillraceProducer<byte[], byte[]> producer;
     private final TargetTopics targets;
+    private final PartitionReader offlineReader;
     private final List<MirrorStream> streams = new ArrayList<>();
     private final MirrorCounters counters = new MirrorCounters();
 
@@ -45,11 +49,13 @@ public final class MirrorMaker implements AutoCloseable {
         settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
         this.producer = new MillraceProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.targets = new TargetTopics(new ProducerConfig(settings), config);
+        this.offlineReader = new PartitionReader(new ConsumerConfig(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+            settings.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG))));
         for (SourceCluster source : sources) {
             SchemaCopier schemas = schemaCopier(source, offlineRegistry);
             for (int i = 0; i < config.numStreams(); i++) {
                 streams.add(new MirrorStream(source, i, config, producer, targets, schemas, counters,
-                    () -> producer.close(Duration.ZERO)));
+                    () -> producer.close(Duration.ZERO), offlineReader));
             }
         }
     }
@@ -89,8 +95,9 @@ public final class MirrorMaker implements AutoCloseable {
         streams.forEach(MirrorStream::close);
         producer.close();
         targets.close();
+        offlineReader.close();
         counters.unregister();
-        LOG.info("Mirror stopped: {} records in, {} acknowledged by the offline cluster, {} commits",
-            counters.recordsIn(), counters.recordsOut(), counters.commits());
+        LOG.info("Mirror stopped: {} records in, {} acknowledged by the offline cluster, {} commits, {} duplicates",
+            counters.recordsIn(), counters.recordsOut(), counters.commits(), counters.duplicates());
     }
 }

@@ -60,6 +60,13 @@ public final class MirrorMakerConfig extends AbstractConfig {
     static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
         + "live topic's partition count. When false the topics must exist.";
 
+    public static final String DUPLICATE_CHECK_MAX_RECORDS_CONFIG = "duplicate.check.max.records";
+    static final String DUPLICATE_CHECK_MAX_RECORDS_DOC = "When a mirror thread takes a live partition over (a restart, "
+        + "a rebalance, another mirror's death) it counts the records it copies again that the offline partition "
+        + "already holds (sent before the last commit), for the Duplicates metric and the log: it reads at most this "
+        + "many of the offline partition's latest records to compare with. 0 turns the count off. Counted with "
+        + "partition.placement=source only.";
+
     private static final Validator REGEX = Validator.regex();
 
     public static final ConfigDef CONFIG = new ConfigDef()
@@ -74,7 +81,9 @@ public final class MirrorMakerConfig extends AbstractConfig {
         .define(TOPIC_RENAME_CONFIG, Type.STRING, RENAME_NONE, ValidString.in(RENAME_NONE, RENAME_PREFIX),
             Importance.MEDIUM, TOPIC_RENAME_DOC)
         .define(LOST_RANGE_POLICY_CONFIG, Type.STRING, LOST_CONTINUE, ValidString.in(LOST_CONTINUE, LOST_STOP),
-            Importance.MEDIUM, LOST_RANGE_POLICY_DOC);
+            Importance.MEDIUM, LOST_RANGE_POLICY_DOC)
+        .define(DUPLICATE_CHECK_MAX_RECORDS_CONFIG, Type.INT, 100_000, Range.atLeast(0), Importance.LOW,
+            DUPLICATE_CHECK_MAX_RECORDS_DOC);
 
     public MirrorMakerConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -110,6 +119,10 @@ public final class MirrorMakerConfig extends AbstractConfig {
     /** The offline name of {@code topic} from the live cluster {@code cluster}. */
     public String offlineTopic(String cluster, String topic) {
         return RENAME_PREFIX.equals(getString(TOPIC_RENAME_CONFIG)) ? cluster + "." + topic : topic;
+    }
+
+    public int duplicateCheckMaxRecords() {
+        return getInt(DUPLICATE_CHECK_MAX_RECORDS_CONFIG);
     }
 
     public boolean createTopics() {

@@ -10,6 +10,9 @@ public interface MirrorMetricsMBean {
     /** Commits of live offsets, each after a flush. */
     long getCommits();
 
+    /** Records copied again after a takeover (restart, rebalance) that the offline cluster already held. */
+    long getDuplicates();
+
     /** Live records retention deleted before they were mirrored. */
     long getLostRecords();
 

@@ -43,6 +43,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final SchemaCopier schemas;   // null: no registries configured
     private final PollingConsumer<byte[], byte[]> consumer;
     private final PartitionReader sourceTopics;
+    private final DuplicateDetector duplicates;
     private final MirrorCounters counters;
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
     private final Runnable abort;
@@ -54,7 +55,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private volatile boolean running = true;
 
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
-                 TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort) {
+                 TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort,
+                 PartitionReader offline) {
         this.name = source.name() + "-" + index;
         this.cluster = source.name();
         this.config = config;
@@ -78,6 +80,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
                 lostRange(new MirrorCounters.LostRange(source.name(), tp.topic(), tp.partition(), from, to));
             }
         });
+        this.duplicates = new DuplicateDetector(offline, config.duplicateCheckMaxRecords(), name);
         this.thread = new Thread(this, "millrace-mirror-" + name);
     }
 
@@ -183,6 +186,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
         MirrorCounters.TopicCounters topic = route.counters;
         topic.consumed(bytes);
+        if (duplicates.isDuplicate(record, config.keepsPartitions() ? target : null)) {
+            topic.duplicated();
+        }
         try {
             producer.send(copy, (metadata, exception) -> {
                 if (exception == null) {
@@ -259,7 +265,12 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     @Override
     public void afterRelease(Set<TopicPartition> partitions) {
-        if (taking.isHeldByCurrentThread()) {
+        if (!taking.isHeldByCurrentThread()) {
+            taking.lock();   // released without a commit: still, the detector is the mirror thread's
+        }
+        try {
+            duplicates.released(partitions);
+        } finally {
             taking.unlock();
         }
     }

@@ -24,6 +24,9 @@ public interface MirrorTopicMetricsMBean {
 
     long getLatencyMaxMs();
 
+    /** Records copied again after a takeover (restart, rebalance) that the offline cluster already held. */
+    long getDuplicates();
+
     /**
      * Per partition this process mirrors, the records its live log holds past what the mirror has
      * taken, as of the last fetch answer (Kafka's {@code records-lag}; -1 before the first answer).

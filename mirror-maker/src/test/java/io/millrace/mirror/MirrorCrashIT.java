@@ -79,6 +79,28 @@ public class MirrorCrashIT {
             awaitMirrored(source.sent() + 2_000);
         }
         assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(1);
+        assertEquals("the restarted mirror's duplicates metric", duplicatesOffline(), stopAndReadDuplicates(1));
+    }
+
+    /** SIGTERM to the {@code index}-th mirror started; the Duplicates count its last log line reports. */
+    private long stopAndReadDuplicates(int index) throws Exception {
+        Process mirror = mirrors.get(index);
+        mirror.destroy();
+        assertTrue(mirror.waitFor(60, TimeUnit.SECONDS));
+        Path log = temp.getRoot().toPath().resolve("mirror-" + index + ".log");
+        java.util.regex.Matcher stopped = java.util.regex.Pattern.compile("Mirror stopped: .* (\\d+) duplicates")
+            .matcher(Files.readString(log));
+        assertTrue("no closing line in " + log, stopped.find());
+        return Long.parseLong(stopped.group(1));
+    }
+
+    /** Records the offline topic holds more than the live one: every one a duplicate. */
+    private long duplicatesOffline() {
+        long extra = 0;
+        for (int p = 0; p < PARTITIONS; p++) {
+            extra += read(offline, p).size() - read(live, p).size();
+        }
+        return extra;
     }
 
     @Test(timeout = 300_000)
@@ -92,6 +114,7 @@ public class MirrorCrashIT {
             awaitMirrored(source.sent() + 2_000);
         }
         assertEveryLiveRecordMirroredWithOnlyRecopiesFromACommit(1);
+        assertEquals("the survivor's duplicates metric", duplicatesOffline(), stopAndReadDuplicates(1));
     }
 
     @Test(timeout = 300_000)

@@ -99,6 +99,48 @@ public class MirrorMakerTest {
         assertEquals(List.of(200L, 200L, 200L), committed(liveB, "g-views", "page-views"));
     }
 
+    /**
+     * As after a crash: live A's group last committed offset 60 of each partition although everything
+     * was copied. The next mirror copies 80 records again and counts exactly those as duplicates, skipping
+     * over live B's records in the same offline partitions, and nothing it copies for the first time.
+     */
+    @Test
+    public void aMirrorThatCopiesAgainFromAnOlderCommitCountsExactlyTheRecordsTheOfflineClusterHeld() throws Exception {
+        liveA.createTopic("re-copies", 2);
+        liveB.createTopic("re-copies", 2);
+        produce(liveA, "re-copies", 2, 100, "a");
+        produce(liveB, "re-copies", 2, 100, "b");
+        try (MirrorMaker mirror = mirror("re-copies", "g-recopy")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 400, 60_000, "every record mirrored");
+            assertEquals("a first copy is no duplicate", 0, mirror.counters().duplicates());
+        }
+        resetOffsets(liveA, "g-recopy", Map.of(new TopicPartition("re-copies", 0), 60L,
+            new TopicPartition("re-copies", 1), 60L));
+        produce(liveA, "re-copies", 2, 10, "a-new");
+        produce(liveB, "re-copies", 2, 10, "b-new");
+        try (MirrorMaker mirror = mirror("re-copies", "g-recopy")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 80 + 20 + 20, 60_000, "the re-copy and the new records");
+            assertEquals(80, mirror.counters().duplicates());
+            javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            assertEquals(80L, jmx.getAttribute(new javax.management.ObjectName(
+                "io.millrace:type=mirror-topic-metrics,cluster=\"live-a\",topic=\"re-copies\""), "Duplicates"));
+            assertEquals(0L, jmx.getAttribute(new javax.management.ObjectName(
+                "io.millrace:type=mirror-topic-metrics,cluster=\"live-b\",topic=\"re-copies\""), "Duplicates"));
+        }
+        assertEquals(400 + 80 + 40, readAll("re-copies", 2).size());
+    }
+
+    private static void resetOffsets(LocalCluster cluster, String group, Map<TopicPartition, Long> offsets) {
+        Map<String, Object> settings = Map.of("zookeeper.connect", cluster.zookeeperConnect(),
+            "bootstrap.servers", cluster.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, group);
+        try (GroupOffsets registry = new GroupOffsets(new ConsumerConfig(settings))) {
+            Conditions.waitUntil(() -> registry.members(group).isEmpty(), "the group to be empty");
+            registry.executeReset(group, offsets);
+        }
+    }
+
     private static Object attribute(javax.management.MBeanServer jmx, javax.management.ObjectName name, String attribute) {
         try {
             return jmx.getAttribute(name, attribute);
