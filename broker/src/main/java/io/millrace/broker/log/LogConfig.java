@@ -352,4 +352,50 @@ public final class LogConfig extends AbstractConfig {
     public Map<String, Object> overrides() {
         return Map.copyOf(topicOverridesGiven());
     }
+
+    /** The broker setting a topic setting overrides (Kafka's synonym), e.g. log.retention.ms for retention.ms. */
+    public static String brokerSynonym(String topicKey) {
+        return switch (topicKey) {
+            case SEGMENT_BYTES_CONFIG -> LOG_SEGMENT_BYTES_CONFIG;
+            case SEGMENT_MS_CONFIG -> LOG_ROLL_MS_CONFIG;
+            case RETENTION_MS_CONFIG -> LOG_RETENTION_MS_CONFIG;
+            case RETENTION_BYTES_CONFIG -> LOG_RETENTION_BYTES_CONFIG;
+            case FLUSH_MESSAGES_CONFIG -> LOG_FLUSH_INTERVAL_MESSAGES_CONFIG;
+            case FLUSH_MS_CONFIG -> LOG_FLUSH_INTERVAL_MS_CONFIG;
+            case MAX_MESSAGE_BYTES_CONFIG -> MESSAGE_MAX_BYTES_CONFIG;
+            case MESSAGE_TIMESTAMP_TYPE_CONFIG -> LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG;
+            case MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG -> LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG;
+            case MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG -> LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG;
+            case INDEX_INTERVAL_BYTES_CONFIG -> LOG_INDEX_INTERVAL_BYTES_CONFIG;
+            case SEGMENT_INDEX_BYTES_CONFIG -> LOG_INDEX_SIZE_MAX_BYTES_CONFIG;
+            case FILE_DELETE_DELAY_MS_CONFIG -> LOG_SEGMENT_DELETE_DELAY_MS_CONFIG;
+            default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
+        };
+    }
+
+    /** The value in force for a topic setting, as Kafka's tools print it: the override, else the broker's. */
+    public String effectiveValue(String topicKey) {
+        return switch (topicKey) {
+            case SEGMENT_BYTES_CONFIG -> Integer.toString(segmentBytes);
+            case SEGMENT_MS_CONFIG -> Long.toString(segmentMs);
+            case RETENTION_MS_CONFIG -> Long.toString(retentionMs);
+            case RETENTION_BYTES_CONFIG -> Long.toString(retentionBytes);
+            case FLUSH_MESSAGES_CONFIG -> Long.toString(flushMessages);
+            case FLUSH_MS_CONFIG -> Long.toString(flushMs);
+            case MAX_MESSAGE_BYTES_CONFIG -> Integer.toString(maxMessageBytes);
+            case MESSAGE_TIMESTAMP_TYPE_CONFIG -> timestampType.displayName;
+            case MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG -> Long.toString(timestampAfterMaxMs);
+            case MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG -> Long.toString(timestampBeforeMaxMs);
+            case INDEX_INTERVAL_BYTES_CONFIG -> Integer.toString(indexIntervalBytes);
+            case SEGMENT_INDEX_BYTES_CONFIG -> Integer.toString(maxIndexSize);
+            case FILE_DELETE_DELAY_MS_CONFIG -> Long.toString(fileDeleteDelayMs);
+            default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
+        };
+    }
+
+    /** Whether the broker's properties set {@code brokerKey} (log.retention.hours counts for log.retention.ms). */
+    public boolean brokerSets(String brokerKey) {
+        return originals().containsKey(brokerKey)
+            || LOG_RETENTION_MS_CONFIG.equals(brokerKey) && originals().containsKey(LOG_RETENTION_HOURS_CONFIG);
+    }
 }

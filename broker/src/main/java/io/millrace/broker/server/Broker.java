@@ -75,7 +75,8 @@ public final class Broker implements AutoCloseable {
             new ListOffsetsHandler(cluster.metadata(), partitions),
             new CreateTopicsHandler(cluster, config),
             new DeleteTopicsHandler(cluster),
-            new InitProducerIdHandler(producerIds));
+            new InitProducerIdHandler(producerIds),
+            new DescribeConfigsHandler(cluster.metadata(), config.log()));
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
     }
 

@@ -36,7 +36,7 @@ public final class RequestDispatcher implements RequestHandler {
     /** One handler per API. */
     public record ApiHandlers(ApiHandler apiVersions, ApiHandler metadata, ApiHandler produce, ApiHandler fetch,
                               ApiHandler listOffsets, ApiHandler createTopics, ApiHandler deleteTopics,
-                              ApiHandler initProducerId) {
+                              ApiHandler initProducerId, ApiHandler describeConfigs) {
     }
 
     RequestDispatcher(ApiHandlers handlers, RequestMetrics metrics, Time time) {
@@ -121,6 +121,7 @@ public final class RequestDispatcher implements RequestHandler {
             case CREATE_TOPICS -> handlers.createTopics();
             case DELETE_TOPICS -> handlers.deleteTopics();
             case INIT_PRODUCER_ID -> handlers.initProducerId();
+            case DESCRIBE_CONFIGS -> handlers.describeConfigs();
         };
         handler.handle(request);
     }

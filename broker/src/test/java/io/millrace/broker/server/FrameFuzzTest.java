@@ -158,6 +158,9 @@ public class FrameFuzzTest {
                 (short) 1, List.of(), List.of())), 1_000, true);
             case DELETE_TOPICS -> new DeleteTopicsRequest(List.of(DeleteTopicsRequest.TopicRef.named("fuzz-absent")), 1_000);
             case INIT_PRODUCER_ID -> new InitProducerIdRequest(null, 60_000, -1L, (short) -1);
+            case DESCRIBE_CONFIGS -> new io.millrace.common.protocol.message.DescribeConfigsRequest(List.of(
+                new io.millrace.common.protocol.message.DescribeConfigsRequest.Resource(
+                    io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, null)), true, true);
         };
     }
 

@@ -206,6 +206,42 @@ public class KafkaClientsTest {
         }
     }
 
+    @Test
+    public void theAdminClientDescribesATopicsSettingsWithWhereEachValueComesFrom() throws Exception {
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            admin.createTopics(List.of(new NewTopic("configured", 1, (short) 1)
+                .configs(Map.of("retention.ms", "3600000", "max.message.bytes", "2000")))).all().get(30, TimeUnit.SECONDS);
+            org.apache.kafka.common.config.ConfigResource topic =
+                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "configured");
+            org.apache.kafka.clients.admin.Config config = admin.describeConfigs(List.of(topic),
+                new org.apache.kafka.clients.admin.DescribeConfigsOptions().includeSynonyms(true).includeDocumentation(true))
+                .all().get(30, TimeUnit.SECONDS).get(topic);
+
+            org.apache.kafka.clients.admin.ConfigEntry retention = config.get("retention.ms");
+            assertEquals("3600000", retention.value());
+            assertEquals(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG, retention.source());
+            assertEquals(org.apache.kafka.clients.admin.ConfigEntry.ConfigType.LONG, retention.type());
+            assertEquals(List.of("retention.ms", "log.retention.ms"),
+                retention.synonyms().stream().map(org.apache.kafka.clients.admin.ConfigEntry.ConfigSynonym::name).toList());
+            assertEquals(String.valueOf(7 * 24 * 3_600_000L), retention.synonyms().get(1).value());
+            assertEquals("2000", config.get("max.message.bytes").value());
+            org.apache.kafka.clients.admin.ConfigEntry segment = config.get("segment.bytes");
+            assertEquals(String.valueOf(1024 * 1024 * 1024), segment.value());
+            assertEquals(org.apache.kafka.clients.admin.ConfigEntry.ConfigSource.DEFAULT_CONFIG, segment.source());
+            assertTrue(segment.documentation(), segment.documentation() != null && !segment.documentation().isEmpty());
+            assertEquals("CreateTime", config.get("message.timestamp.type").value());
+
+            org.apache.kafka.common.config.ConfigResource missing =
+                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "no-such-topic");
+            expect(org.apache.kafka.common.errors.UnknownTopicOrPartitionException.class,
+                () -> admin.describeConfigs(List.of(missing)).all().get(30, TimeUnit.SECONDS));
+            org.apache.kafka.common.config.ConfigResource broker =
+                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "0");
+            expect(org.apache.kafka.common.errors.InvalidRequestException.class,
+                () -> admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS));
+        }
+    }
+
     private static long offset(Admin admin, TopicPartition tp, OffsetSpec spec) throws Exception {
         ListOffsetsResult.ListOffsetsResultInfo info = admin.listOffsets(Map.of(tp, spec)).partitionResult(tp)
             .get(30, TimeUnit.SECONDS);

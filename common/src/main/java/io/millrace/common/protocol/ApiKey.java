@@ -24,9 +24,10 @@ public enum ApiKey {
     API_VERSIONS(18, "ApiVersions", 0, 4, 3),
     CREATE_TOPICS(19, "CreateTopics", 2, 7, 5),
     DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
-    INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2);
+    INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2),
+    DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4);
 
-    private static final ApiKey[] BY_ID = new ApiKey[32];
+    private static final ApiKey[] BY_ID = new ApiKey[64];
 
     static {
         for (ApiKey key : values()) {

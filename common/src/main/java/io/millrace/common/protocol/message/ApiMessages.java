@@ -30,6 +30,7 @@ public final class ApiMessages {
             case CREATE_TOPICS -> CreateTopicsRequest.parse(buffer, version);
             case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
+            case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
         };
     }
 
@@ -44,6 +45,7 @@ public final class ApiMessages {
             case CREATE_TOPICS -> CreateTopicsResponse.parse(buffer, version);
             case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
+            case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
         };
     }
 }

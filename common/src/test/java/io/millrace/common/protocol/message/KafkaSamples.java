@@ -236,6 +236,39 @@ final class KafkaSamples {
         return new DeleteTopicsResponseData().setThrottleTimeMs(2).setResponses(results);
     }
 
+    static org.apache.kafka.common.message.DescribeConfigsRequestData describeConfigsRequest(short version) {
+        return new org.apache.kafka.common.message.DescribeConfigsRequestData()
+            .setResources(List.of(
+                new org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource()
+                    .setResourceType((byte) 2).setResourceName(TOPIC).setConfigurationKeys(List.of("retention.ms", "segment.ms")),
+                new org.apache.kafka.common.message.DescribeConfigsRequestData.DescribeConfigsResource()
+                    .setResourceType((byte) 4).setResourceName("1").setConfigurationKeys(null)))
+            .setIncludeSynonyms(true)
+            .setIncludeDocumentation(version >= 3);
+    }
+
+    static org.apache.kafka.common.message.DescribeConfigsResponseData describeConfigsResponse(short version) {
+        var entry = new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult()
+            .setName("retention.ms").setValue("86400000").setReadOnly(true).setConfigSource((byte) 1).setIsSensitive(true)
+            .setSynonyms(List.of(
+                new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym()
+                    .setName("retention.ms").setValue("86400000").setSource((byte) 1),
+                new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsSynonym()
+                    .setName("log.retention.ms").setValue(null).setSource((byte) 5)));
+        if (version >= 3) {
+            entry.setConfigType((byte) 5).setDocumentation("How long a segment is kept.");
+        }
+        var unset = new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResourceResult()
+            .setName("segment.ms").setValue(null).setConfigSource((byte) 5).setSynonyms(List.of()).setDocumentation(null);
+        return new org.apache.kafka.common.message.DescribeConfigsResponseData().setThrottleTimeMs(7).setResults(List.of(
+            new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult()
+                .setErrorCode((short) 0).setErrorMessage(null).setResourceType((byte) 2).setResourceName(TOPIC)
+                .setConfigs(List.of(entry, unset)),
+            new org.apache.kafka.common.message.DescribeConfigsResponseData.DescribeConfigsResult()
+                .setErrorCode((short) 42).setErrorMessage("not described").setResourceType((byte) 4).setResourceName("1")
+                .setConfigs(List.of())));
+    }
+
     static InitProducerIdRequestData initProducerIdRequest(short version) {
         InitProducerIdRequestData data = new InitProducerIdRequestData().setTransactionalId(null).setTransactionTimeoutMs(60_000);
         if (version >= 3) {

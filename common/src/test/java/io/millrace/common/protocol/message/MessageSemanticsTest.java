@@ -81,6 +81,7 @@ public class MessageSemanticsTest {
             case CREATE_TOPICS -> Wire.kafkaWrite(KafkaSamples.createTopicsRequest(), v);
             case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
             case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
+            case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
         };
     }
 
