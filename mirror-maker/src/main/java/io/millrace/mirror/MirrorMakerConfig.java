@@ -67,6 +67,19 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "many of the offline partition's latest records to compare with. 0 turns the count off. Counted with "
         + "partition.placement=source only.";
 
+    public static final String SYNC_TOPIC_CONFIGS_ENABLED_CONFIG = "sync.topic.configs.enabled";
+    static final String SYNC_TOPIC_CONFIGS_ENABLED_DOC = "Create each offline topic with the settings its live topic "
+        + "sets itself (retention.ms, max.message.bytes, ...: the overrides DescribeConfigs reports as the topic's), "
+        + "less config.properties.exclude. Settings are copied when the mirror creates the topic, not later.";
+
+    public static final String CONFIG_PROPERTIES_EXCLUDE_CONFIG = "config.properties.exclude";
+    static final String CONFIG_PROPERTIES_EXCLUDE_DOC = "Topic settings never copied: by default those about timestamps "
+        + "(the mirror keeps each record's own time, which LogAppendTime would overwrite and the timestamp bounds could "
+        + "refuse for old records) and those about replicas, which belong to the offline cluster.";
+    static final String DEFAULT_CONFIG_PROPERTIES_EXCLUDE = "message.timestamp.type,message.timestamp.after.max.ms,"
+        + "message.timestamp.before.max.ms,message.timestamp.difference.max.ms,min.insync.replicas,"
+        + "unclean.leader.election.enable,follower.replication.throttled.replicas,leader.replication.throttled.replicas";
+
     private static final Validator REGEX = Validator.regex();
 
     public static final ConfigDef CONFIG = new ConfigDef()
@@ -83,7 +96,10 @@ public final class MirrorMakerConfig extends AbstractConfig {
         .define(LOST_RANGE_POLICY_CONFIG, Type.STRING, LOST_CONTINUE, ValidString.in(LOST_CONTINUE, LOST_STOP),
             Importance.MEDIUM, LOST_RANGE_POLICY_DOC)
         .define(DUPLICATE_CHECK_MAX_RECORDS_CONFIG, Type.INT, 100_000, Range.atLeast(0), Importance.LOW,
-            DUPLICATE_CHECK_MAX_RECORDS_DOC);
+            DUPLICATE_CHECK_MAX_RECORDS_DOC)
+        .define(SYNC_TOPIC_CONFIGS_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, SYNC_TOPIC_CONFIGS_ENABLED_DOC)
+        .define(CONFIG_PROPERTIES_EXCLUDE_CONFIG, Type.LIST, DEFAULT_CONFIG_PROPERTIES_EXCLUDE, Importance.LOW,
+            CONFIG_PROPERTIES_EXCLUDE_DOC);
 
     public MirrorMakerConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -119,6 +135,14 @@ public final class MirrorMakerConfig extends AbstractConfig {
     /** The offline name of {@code topic} from the live cluster {@code cluster}. */
     public String offlineTopic(String cluster, String topic) {
         return RENAME_PREFIX.equals(getString(TOPIC_RENAME_CONFIG)) ? cluster + "." + topic : topic;
+    }
+
+    public boolean syncTopicConfigs() {
+        return getBoolean(SYNC_TOPIC_CONFIGS_ENABLED_CONFIG);
+    }
+
+    public java.util.Set<String> topicConfigsExcluded() {
+        return java.util.Set.copyOf(getList(CONFIG_PROPERTIES_EXCLUDE_CONFIG));
     }
 
     public int duplicateCheckMaxRecords() {

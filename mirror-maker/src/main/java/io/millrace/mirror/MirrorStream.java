@@ -1,6 +1,9 @@
 package io.millrace.mirror;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.CommonClientConfigs;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
 import io.millrace.common.serialization.ByteArrayDeserializer;
 import io.millrace.consumer.ConsumerConfig;
 import io.millrace.consumer.ConsumerRecord;
@@ -42,7 +45,10 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final TargetTopics targets;
     private final SchemaCopier schemas;   // null: no registries configured
     private final PollingConsumer<byte[], byte[]> consumer;
+    private final NetworkClient sourceClient;
+    private final Metadata sourceMetadata;
     private final PartitionReader sourceTopics;
+    private final TopicSettings sourceSettings;
     private final DuplicateDetector duplicates;
     private final MirrorCounters counters;
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
@@ -71,7 +77,13 @@ final class MirrorStream implements Runnable, RebalanceListener {
         // commits happen only after a flush, here or in beforeCommit: never on the consumer's own schedule
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         ConsumerConfig consumerConfig = new ConsumerConfig(settings);
-        this.sourceTopics = new PartitionReader(consumerConfig);
+        this.sourceClient = new NetworkClient(CommonClientConfigs.networkOptions(consumerConfig, "millrace-mirror-" + name));
+        this.sourceMetadata = new Metadata(sourceClient, CommonClientConfigs.bootstrap(consumerConfig),
+            consumerConfig.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG),
+            consumerConfig.getLong(CommonClientConfigs.METADATA_MAX_AGE_MS_CONFIG));
+        this.sourceTopics = new PartitionReader(consumerConfig, sourceClient, sourceMetadata);
+        this.sourceSettings = new TopicSettings(sourceClient, sourceMetadata,
+            consumerConfig.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG), config.topicConfigsExcluded(), cluster);
         this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
         consumer.groupConsumer().setRebalanceListener(this);
         counters.lagSource(source.name(), consumer.groupConsumer()::lag);
@@ -166,7 +178,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
         if (record.partition() >= route.partitionsEnsured) {   // first record, or the live topic grew
             int partitions = Math.max(sourceTopics.partitionCount(record.topic()), record.partition() + 1);
-            targets.ensure(route.target, partitions);
+            String live = record.topic();
+            targets.ensure(route.target, partitions,
+                () -> config.syncTopicConfigs() ? sourceSettings.of(live) : java.util.Map.of());
             route.partitionsEnsured = partitions;
         }
         return route;
@@ -285,5 +299,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
         consumer.close();
         sourceTopics.close();
+        sourceMetadata.close();
+        sourceClient.close();
     }
 }

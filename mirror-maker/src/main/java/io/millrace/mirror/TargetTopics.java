@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The mirrored topics on the offline side. Before the first record of a topic is sent, the topic must
  * exist there with at least as many partitions as the live one when records keep their partition:
- * it is created with the live topic's count when missing (CreateTopics, never the broker's
- * auto-creation with its default count), and a topic with fewer partitions is an error. Thread-safe;
- * each topic is checked once.
+ * it is created with the live topic's count and its settings when missing (CreateTopics, never the
+ * broker's auto-creation with its default count), and a topic with fewer partitions is an error. A
+ * setting the offline cluster refuses (INVALID_CONFIG: a kind of broker that does not know it) does not
+ * stop the mirror: the topic is created without the live settings, with a warning. Thread-safe; each
+ * topic is checked once.
  */
 final class TargetTopics implements AutoCloseable {
 
@@ -41,8 +43,16 @@ final class TargetTopics implements AutoCloseable {
             producer.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG), 60_000L, false);
     }
 
-    /** Makes sure {@code topic} can take the records of a live topic with {@code sourcePartitions} partitions. */
-    void ensure(String topic, int sourcePartitions) throws InterruptedException {
+    /** Where a live topic's settings come from, asked only when its offline topic has to be created. */
+    interface Settings {
+        Map<String, String> get() throws InterruptedException;
+    }
+
+    /**
+     * Makes sure {@code topic} can take the records of a live topic with {@code sourcePartitions}
+     * partitions, creating it with {@code settings} when it does not exist.
+     */
+    void ensure(String topic, int sourcePartitions, Settings settings) throws InterruptedException {
         Integer count = known.get(topic);
         if (count != null && (count >= sourcePartitions || !config.keepsPartitions())) {
             return;
@@ -53,7 +63,7 @@ final class TargetTopics implements AutoCloseable {
                 throw new MirrorException("Topic " + topic + " does not exist in the offline cluster and "
                     + MirrorMakerConfig.CREATE_TOPICS_CONFIG + " is false");
             }
-            create(topic, sourcePartitions);
+            create(topic, sourcePartitions, settings.get());
             partitions = awaitPartitions(topic);
         }
         if (config.keepsPartitions() && partitions < sourcePartitions) {
@@ -73,18 +83,30 @@ final class TargetTopics implements AutoCloseable {
         }
     }
 
-    private void create(String topic, int partitions) throws InterruptedException {
+    private void create(String topic, int partitions, Map<String, String> settings) throws InterruptedException {
+        CreateTopicsResponse.CreatableTopicResult result = send(topic, partitions, settings);
+        if (result.error() == Errors.INVALID_CONFIG && !settings.isEmpty()) {
+            LOG.warn("The offline cluster refuses the live settings {} of {} ({}); creating it with the offline defaults",
+                settings, topic, result.errorMessage());
+            result = send(topic, partitions, Map.of());
+        }
+        if (result.error() != Errors.NONE && result.error() != Errors.TOPIC_ALREADY_EXISTS) {
+            throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + result.error()
+                + (result.errorMessage() == null ? "" : " (" + result.errorMessage() + ")"));
+        }
+        LOG.info("Created topic {} with {} partitions and settings {} in the offline cluster", topic, partitions, settings);
+    }
+
+    private CreateTopicsResponse.CreatableTopicResult send(String topic, int partitions, Map<String, String> settings)
+        throws InterruptedException {
+        List<CreateTopicsRequest.TopicConfig> configs = settings.entrySet().stream()
+            .map(e -> new CreateTopicsRequest.TopicConfig(e.getKey(), e.getValue())).toList();
         CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(topic,
-            partitions, (short) -1, List.of(), List.of())), TIMEOUT_MS, false);
+            partitions, (short) -1, List.of(), configs)), TIMEOUT_MS, false);
         try {
             Node node = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).nodes().get(0);
-            CreateTopicsResponse.CreatableTopicResult result = client.<CreateTopicsResponse>send(node, request, TIMEOUT_MS + 5_000)
+            return client.<CreateTopicsResponse>send(node, request, TIMEOUT_MS + 5_000)
                 .get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS).topics().get(0);
-            if (result.error() != Errors.NONE && result.error() != Errors.TOPIC_ALREADY_EXISTS) {
-                throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + result.error()
-                    + (result.errorMessage() == null ? "" : " (" + result.errorMessage() + ")"));
-            }
-            LOG.info("Created topic {} with {} partitions in the offline cluster", topic, partitions);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + e, e);
         }

@@ -132,6 +132,29 @@ public class MirrorMakerTest {
         assertEquals(400 + 80 + 40, readAll("re-copies", 2).size());
     }
 
+    @Test
+    public void anOfflineTopicIsCreatedWithTheLiveTopicsOwnSettingsLessTheExcludedOnes() throws Exception {
+        liveA.createTopic("kept-a-day", 2, Map.of("retention.ms", "86400000", "max.message.bytes", "50000",
+            "message.timestamp.type", "LogAppendTime"));
+        produce(liveA, "kept-a-day", 2, 5, "s");
+        try (MirrorMaker mirror = mirror("kept-a-day", "g-settings")) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= 10, 60_000, "the records mirrored");
+        }
+        io.millrace.common.client.NetworkClient client = new io.millrace.common.client.NetworkClient(
+            io.millrace.common.client.NetworkClient.Options.defaults("settings-test"));
+        try (io.millrace.common.client.Metadata metadata = new io.millrace.common.client.Metadata(client,
+                io.millrace.common.client.CommonClientConfigs.bootstrap(new ConsumerConfig(Map.of("bootstrap.servers",
+                    offline.bootstrapServers()))), 100, 60_000)) {
+            Map<String, String> offlineSettings = new TopicSettings(client, metadata, 10_000, java.util.Set.of(), "offline")
+                .of("kept-a-day");
+            assertEquals("retention and size copied; the timestamp type left to the offline cluster (the mirror keeps "
+                + "each record's time)", Map.of("retention.ms", "86400000", "max.message.bytes", "50000"), offlineSettings);
+        } finally {
+            client.close();
+        }
+    }
+
     private static void resetOffsets(LocalCluster cluster, String group, Map<TopicPartition, Long> offsets) {
         Map<String, Object> settings = Map.of("zookeeper.connect", cluster.zookeeperConnect(),
             "bootstrap.servers", cluster.bootstrapServers(), ConsumerConfig.GROUP_ID_CONFIG, group);
