@@ -22,13 +22,15 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code bin/millrace bench-mirror [--scale S] [--runs N] [--quick]}: the mirror maker copying a topic from
- * one Millrace broker to another, next to the plain consumer reading the same topic, in the same run. Each
- * broker (with its ZooKeeper) runs in a JVM of its own; the mirror and the consumer run in this one. One
- * single-partition topic is filled with {@value #RECORD_COUNT} × scale records of {@value #VALUE_BYTES}
- * random bytes, unmeasured; then each run reads it with the consumer alone (counting value bytes) and
- * mirrors all of it into the second broker (a new group each run, so from the first offset; timed until the
- * offline broker acknowledged the last record), in one order in odd runs and the reverse in even ones.
- * Prints records/s and MB/s (value bytes) as min / median / max, and the ratio mirror/consumer per run.
+ * one Millrace broker to another, next to the plain consumer reading the same topic, in the same run; then
+ * the Millrace mirror next to Apache Kafka's MirrorMaker 2 between two Apache Kafka brokers (the pair of
+ * brokers MirrorMaker 2 runs on). Each broker (with its ZooKeeper) and MirrorMaker 2 run in JVMs of their
+ * own; the Millrace mirror and the consumer run in this one. One single-partition topic per source broker is
+ * filled with {@value #RECORD_COUNT} × scale records of {@value #VALUE_BYTES} random bytes, unmeasured;
+ * then each run reads it with the consumer alone (counting value bytes) and mirrors all of it (a new group
+ * or a new source alias each run, so from the first offset), in one order in odd runs and the reverse in
+ * even ones. A mirror is timed from outside by {@link CopyTimer}, in its steady state. Prints records/s and
+ * MB/s (value bytes) as min / median / max, and the ratios per run.
  */
 public final class MirrorComparison {
 
@@ -38,11 +40,18 @@ public final class MirrorComparison {
     static final int QUICK_RUNS = 2;
     static final String CONSUMER = "consumer alone";
     static final String MIRROR = "mirror maker, to a second broker";
+    static final String MILLRACE_ON_KAFKA = "Millrace mirror, Kafka broker to Kafka broker";
+    static final String MM2_ON_KAFKA = "Kafka MirrorMaker 2, Kafka broker to Kafka broker";
 
     private final double scale;
     private final int runs;
     private final List<LoadScenarios.Timed> consumer = new ArrayList<>();
     private final List<LoadScenarios.Timed> mirror = new ArrayList<>();
+    private final List<LoadScenarios.Timed> millraceOnKafka = new ArrayList<>();
+    private final List<LoadScenarios.Timed> mm2OnKafka = new ArrayList<>();
+    private String mm2Skipped;
+    private MirrorLatency.Result latency;
+    static final int LATENCY_RATE = 10_000;
     private long records;
 
     MirrorComparison(double scale, int runs) {
@@ -72,8 +81,48 @@ public final class MirrorComparison {
             for (int run = 1; run <= runs; run++) {
                 round(run, live, offline, "events", records);
             }
+            latency = MirrorLatency.measure(live.bootstrapServers(), live.zookeeperConnect(), offline.bootstrapServers(),
+                LATENCY_RATE, Math.max(3, 60 * scale));
+            System.err.printf(Locale.ROOT, "bench-mirror: latency at %,d records/s: p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                LATENCY_RATE, latency.p50(), latency.p99(), latency.max());
+            if (MirrorMaker2Process.lib() == null) {
+                mm2Skipped = "MirrorMaker 2's classpath is not built (mvn -B package -pl bench/mirror-maker-2)";
+            } else {
+                onKafka(parent, live.zookeeperConnect());
+            }
         } finally {
             BrokerProcess.deleteRecursively(parent);
+        }
+    }
+
+    /** The Millrace mirror and MirrorMaker 2 between two Kafka brokers; the Millrace mirror's group lives in {@code groups}. */
+    private void onKafka(Path parent, String groups) throws Exception {
+        try (KafkaBroker live = new KafkaBroker(parent, parent.resolve("kafka-live.log"), "1g");
+             KafkaBroker offline = new KafkaBroker(parent, parent.resolve("kafka-offline.log"), "1g")) {
+            live.start();
+            offline.start();
+            fill(live.bootstrapServers(), "events", records);
+            for (int run = 1; run <= runs; run++) {
+                List<String> order = run % 2 == 1 ? List.of(MILLRACE_ON_KAFKA, MM2_ON_KAFKA) : List.of(MM2_ON_KAFKA, MILLRACE_ON_KAFKA);
+                for (String side : order) {
+                    LoadScenarios.Timed timed = side.equals(MM2_ON_KAFKA)
+                        ? mirrorMaker2(parent, live.bootstrapServers(), offline.bootstrapServers(), "mm2-run" + run)
+                        : millraceMirror(live.bootstrapServers(), groups, offline.bootstrapServers(), "events",
+                            "millrace-run" + run, records, "bench-kafka-mirror-" + run);
+                    (side.equals(MM2_ON_KAFKA) ? mm2OnKafka : millraceOnKafka).add(timed);
+                    System.err.printf(Locale.ROOT, "bench-mirror: run %d %s: %,.0f records/s, %.1f MB/s, %.1f s%n", run,
+                        side, timed.recordsPerSecond(), timed.megabytesPerSecond(), timed.seconds());
+                }
+            }
+        }
+    }
+
+    private LoadScenarios.Timed mirrorMaker2(Path parent, String source, String target, String alias) throws Exception {
+        try (MirrorMaker2Process mm2 = new MirrorMaker2Process(parent, parent.resolve(alias + ".log"), alias, source, target,
+                "events");
+             CopyTimer timer = new CopyTimer(target, mm2.targetTopic())) {
+            mm2.start();
+            return timer.await(0, records, VALUE_BYTES, mm2::checkAlive);
         }
     }
 
@@ -94,7 +143,8 @@ public final class MirrorComparison {
         List<String> order = run % 2 == 1 ? List.of(CONSUMER, MIRROR) : List.of(MIRROR, CONSUMER);
         for (String side : order) {
             LoadScenarios.Timed timed = side.equals(CONSUMER) ? consume(live.bootstrapServers(), topic, count)
-                : mirror(live, offline, topic, count, "bench-mirror-" + run);
+                : millraceMirror(live.bootstrapServers(), live.zookeeperConnect(), offline.bootstrapServers(), topic, null,
+                    count, "bench-mirror-" + run);
             if (run > 0) {
                 (side.equals(CONSUMER) ? consumer : mirror).add(timed);
             }
@@ -118,26 +168,28 @@ public final class MirrorComparison {
         }
     }
 
-    private static LoadScenarios.Timed mirror(MillraceBroker live, MillraceBroker offline, String topic, long count,
-                                              String group) throws Exception {
-        Map<String, Object> source = Map.of("bootstrap.servers", live.bootstrapServers(),
-            "zookeeper.connect", live.zookeeperConnect(), ConsumerConfig.GROUP_ID_CONFIG, group,
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
-        Map<String, Object> target = Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5,
-            "batch.size", 262_144);
+    /**
+     * The Millrace mirror copying {@code topic} from {@code source} to {@code target}: into the same name, or
+     * with {@code alias} given into {@code <alias>.<topic>} (topic.rename=prefix, MirrorMaker 2's naming).
+     */
+    private static LoadScenarios.Timed millraceMirror(String source, String groups, String target, String topic,
+                                                      String alias, long count, String group) throws Exception {
+        Map<String, Object> live = Map.of("bootstrap.servers", source, "zookeeper.connect", groups,
+            ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
+        Map<String, Object> offline = Map.of("bootstrap.servers", target, "linger.ms", 5, "batch.size", 262_144);
         MirrorMakerConfig config = new MirrorMakerConfig(Map.of(MirrorMakerConfig.WHITELIST_CONFIG, topic,
-            MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 5_000L));
-        try (MirrorMaker mirror = new MirrorMaker(config, List.of(new SourceCluster("live", source)), target)) {
-            long start = System.nanoTime();
+            MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 5_000L,
+            MirrorMakerConfig.TOPIC_RENAME_CONFIG, alias == null ? MirrorMakerConfig.RENAME_NONE : MirrorMakerConfig.RENAME_PREFIX));
+        String name = alias == null ? "live" : alias;
+        try (CopyTimer timer = new CopyTimer(target, alias == null ? topic : alias + "." + topic);
+             MirrorMaker mirror = new MirrorMaker(config, List.of(new SourceCluster(name, live)), offline)) {
+            long baseline = timer.end();
             mirror.start();
-            while (mirror.counters().recordsOut() < count) {
+            return timer.await(baseline, count, VALUE_BYTES, () -> {
                 if (mirror.failure().isPresent()) {
                     throw mirror.failure().get();
                 }
-                Thread.sleep(5);
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            return new LoadScenarios.Timed(count, count * VALUE_BYTES, seconds);
+            });
         }
     }
 
@@ -155,6 +207,26 @@ public final class MirrorComparison {
             ratios.add(mirror.get(i).recordsPerSecond() / consumer.get(i).recordsPerSecond());
         }
         p.println("| mirror / consumer | " + triple(ratios, r -> r) + " | | |");
+        p.println();
+        p.printf(Locale.ROOT, "Latency at a steady %,d records/s, live send to offline fetch through the mirror, %,d records: "
+            + "p50 %.1f ms, p99 %.1f ms, max %.1f ms%n%n", LATENCY_RATE, latency.records(), latency.p50(), latency.p99(),
+            latency.max());
+        if (mm2Skipped != null) {
+            p.println("MirrorMaker 2 not run: " + mm2Skipped);
+            return;
+        }
+        p.println("| between two Apache Kafka brokers | records/s | MB/s | seconds |");
+        p.println("| --- | --- | --- | --- |");
+        for (var side : List.of(Map.entry(MILLRACE_ON_KAFKA, millraceOnKafka), Map.entry(MM2_ON_KAFKA, mm2OnKafka))) {
+            List<LoadScenarios.Timed> t = side.getValue();
+            p.println("| " + side.getKey() + " | " + triple(t, LoadScenarios.Timed::recordsPerSecond) + " | "
+                + triple(t, LoadScenarios.Timed::megabytesPerSecond) + " | " + triple(t, LoadScenarios.Timed::seconds) + " |");
+        }
+        List<Double> overMm2 = new ArrayList<>();
+        for (int i = 0; i < Math.min(millraceOnKafka.size(), mm2OnKafka.size()); i++) {
+            overMm2.add(millraceOnKafka.get(i).recordsPerSecond() / mm2OnKafka.get(i).recordsPerSecond());
+        }
+        p.println("| Millrace mirror / MirrorMaker 2 | " + triple(overMm2, r -> r) + " | | |");
     }
 
     private static <T> String triple(List<T> values, java.util.function.ToDoubleFunction<T> f) {
