@@ -54,6 +54,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
     private final Runnable abort;
     private final Map<String, Route> routes = new HashMap<>();   // mirror thread only
+    private Route lastRoute;   // the route of the previous record: records come in runs of one partition
+    /** Read once: a setting looked up per record costs the mirror thread measurably. */
+    private final boolean keepsPartitions;
     /** Held from a poll through the sends of what it returned, and by a rebalance's flush-and-commit. */
     private final ReentrantLock taking = new ReentrantLock();
     private final AtomicReference<MirrorException> failure = new AtomicReference<>();
@@ -93,6 +96,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
             }
         });
         this.duplicates = new DuplicateDetector(offline, config.duplicateCheckMaxRecords(), name);
+        this.keepsPartitions = config.keepsPartitions();
         this.thread = new Thread(this, "millrace-mirror-" + name);
     }
 
@@ -160,22 +164,26 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     /** Where one live topic's records go, worked out on its first record: looked up per record after that. */
     private static final class Route {
+        final String live;
         final String target;
         final MirrorCounters.TopicCounters counters;
         int partitionsEnsured;
 
-        Route(String target, MirrorCounters.TopicCounters counters) {
+        Route(String live, String target, MirrorCounters.TopicCounters counters) {
+            this.live = live;
             this.target = target;
             this.counters = counters;
         }
     }
 
     private Route route(ConsumerRecord<?, ?> record) throws InterruptedException {
-        Route route = routes.get(record.topic());
+        Route route = lastRoute != null && lastRoute.live.equals(record.topic()) ? lastRoute : routes.get(record.topic());
         if (route == null) {
-            route = new Route(config.offlineTopic(cluster, record.topic()), counters.topic(cluster, record.topic()));
+            route = new Route(record.topic(), config.offlineTopic(cluster, record.topic()),
+                counters.topic(cluster, record.topic()));
             routes.put(record.topic(), route);
         }
+        lastRoute = route;
         if (record.partition() >= route.partitionsEnsured) {   // first record, or the live topic grew
             int partitions = Math.max(sourceTopics.partitionCount(record.topic()), record.partition() + 1);
             String live = record.topic();
@@ -194,13 +202,13 @@ final class MirrorStream implements Runnable, RebalanceListener {
             schemas.ensureCopied(record.topic(), record.key(), true);
             schemas.ensureCopied(record.topic(), record.value(), false);
         }
-        Integer partition = config.keepsPartitions() ? record.partition() : null;
+        Integer partition = keepsPartitions ? record.partition() : null;
         ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(target, partition, record.timestamp(),
             record.key(), record.value(), record.headers());
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
         MirrorCounters.TopicCounters topic = route.counters;
         topic.consumed(bytes);
-        if (duplicates.isDuplicate(record, config.keepsPartitions() ? target : null)) {
+        if (duplicates.isDuplicate(record, keepsPartitions ? target : null)) {
             topic.duplicated();
         }
         try {
