@@ -1,6 +1,8 @@
 package io.millrace.mirror;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.metrics.RecentRate;
+import io.millrace.common.utils.Time;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +49,10 @@ public final class MirrorCounters implements MirrorMetricsMBean {
     /** One live cluster's topic. */
     public static final class TopicCounters implements MirrorTopicMetricsMBean {
         private final Supplier<Map<Integer, Long>> lag;
-        private final LongAdder recordsIn = new LongAdder();
-        private final LongAdder bytesIn = new LongAdder();
-        private final LongAdder recordsOut = new LongAdder();
-        private final LongAdder bytesOut = new LongAdder();
+        private final RecentRate recordsIn = new RecentRate(Time.SYSTEM);
+        private final RecentRate bytesIn = new RecentRate(Time.SYSTEM);
+        private final RecentRate recordsOut = new RecentRate(Time.SYSTEM);
+        private final RecentRate bytesOut = new RecentRate(Time.SYSTEM);
         private final LongAdder latencySum = new LongAdder();
         private final LongAccumulator latencyMax = new LongAccumulator(Math::max, 0);
         private final LongAdder duplicates = new LongAdder();
@@ -60,8 +62,8 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         }
 
         void consumed(int bytes) {
-            recordsIn.increment();
-            bytesIn.add(bytes);
+            recordsIn.record(1);
+            bytesIn.record(bytes);
         }
 
         void duplicated() {
@@ -69,35 +71,55 @@ public final class MirrorCounters implements MirrorMetricsMBean {
         }
 
         void produced(int bytes, long latencyMs) {
-            recordsOut.increment();
-            bytesOut.add(bytes);
+            recordsOut.record(1);
+            bytesOut.record(bytes);
             latencySum.add(latencyMs);
             latencyMax.accumulate(latencyMs);
         }
 
         @Override
         public long getRecordsIn() {
-            return recordsIn.sum();
+            return recordsIn.total();
+        }
+
+        @Override
+        public double getRecordsInPerSec() {
+            return recordsIn.perSecond();
         }
 
         @Override
         public long getBytesIn() {
-            return bytesIn.sum();
+            return bytesIn.total();
+        }
+
+        @Override
+        public double getBytesInPerSec() {
+            return bytesIn.perSecond();
         }
 
         @Override
         public long getRecordsOut() {
-            return recordsOut.sum();
+            return recordsOut.total();
+        }
+
+        @Override
+        public double getRecordsOutPerSec() {
+            return recordsOut.perSecond();
         }
 
         @Override
         public long getBytesOut() {
-            return bytesOut.sum();
+            return bytesOut.total();
+        }
+
+        @Override
+        public double getBytesOutPerSec() {
+            return bytesOut.perSecond();
         }
 
         @Override
         public double getLatencyAvgMs() {
-            long out = recordsOut.sum();
+            long out = recordsOut.total();
             return out == 0 ? 0 : (double) latencySum.sum() / out;
         }
 

@@ -19,6 +19,15 @@ public interface MirrorTopicMetricsMBean {
 
     long getBytesOut();
 
+    /** The four counts above per second, over roughly the last 30 s. */
+    double getRecordsInPerSec();
+
+    double getBytesInPerSec();
+
+    double getRecordsOutPerSec();
+
+    double getBytesOutPerSec();
+
     /** Mean of (acknowledgement time − the record's timestamp), ms: how far behind the live cluster the copy is. */
     double getLatencyAvgMs();
 

@@ -1,6 +1,7 @@
 package io.millrace.producer.internals;
 
 import io.millrace.common.metrics.ReadOnlyMetrics;
+import io.millrace.common.metrics.RecentRate;
 import io.millrace.common.utils.Time;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,16 +1,17 @@
-package io.millrace.producer.internals;
+package io.millrace.common.metrics;
 
 import io.millrace.common.utils.Time;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Events per second over roughly the last {@value #WINDOW_MS} ms (between one and two windows),
- * plus the lifetime total. Recording is a counter increment; the rate is worked out when read.
+ * plus the lifetime total: what a JMX "per second" attribute reports (the producer's send rates, the
+ * mirror's rates in and out). Recording is a counter increment; the rate is worked out when read.
  * Thread-safe.
  */
-final class RecentRate {
+public final class RecentRate {
 
-    static final long WINDOW_MS = 30_000;
+    public static final long WINDOW_MS = 30_000;
 
     private final LongAdder total = new LongAdder();
     private final Time time;
@@ -19,21 +20,21 @@ final class RecentRate {
     private long windowStartMs;
     private long windowStartTotal;
 
-    RecentRate(Time time) {
+    public RecentRate(Time time) {
         this.time = time;
         this.previousMs = time.milliseconds();
         this.windowStartMs = previousMs;
     }
 
-    void record(long events) {
+    public void record(long events) {
         total.add(events);
     }
 
-    long total() {
+    public long total() {
         return total.sum();
     }
 
-    synchronized double perSecond() {
+    public synchronized double perSecond() {
         long now = time.milliseconds();
         long count = total.sum();
         if (now - windowStartMs >= WINDOW_MS) {
