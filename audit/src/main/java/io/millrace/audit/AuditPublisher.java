@@ -1,0 +1,301 @@
+package io.millrace.audit;
+
+import io.millrace.common.serialization.StringSerializer;
+import io.millrace.common.utils.Time;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.Producer;
+import io.millrace.producer.ProducerConfig;
+import io.millrace.producer.ProducerRecord;
+import io.millrace.schemaregistry.serde.AvroSerializer;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+import org.apache.avro.generic.GenericRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes one tier's counts to the audit topic, on a thread of its own so that the data path never
+ * waits for it. Every {@code audit.publish.interval.ms} it turns the windows that are due into audit
+ * records, each with a new unique id, and sends every record not yet acknowledged (acks=all). A record
+ * is kept until the audit topic acknowledged it: while the topic cannot be reached the records wait in
+ * memory, at most {@code audit.max.pending.records} of them (the oldest beyond are dropped, counted and
+ * logged). A record sent twice (an acknowledgement lost, then a retry) has the same id twice, which the
+ * report counts once. Closing publishes every window, due or not, and waits up to
+ * {@code audit.close.timeout.ms}. Thread-safe.
+ */
+public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditPublisher.class);
+
+    private final AuditConfig config;
+    private final AuditSource source;
+    private final Producer<String, GenericRecord> producer;
+    private final AuditTopic auditTopic;   // null: the topic is known to exist (tests)
+    private final AuditCounter counter;
+    private final Time time;
+    private final ScheduledExecutorService scheduler;
+    /** Records not yet acknowledged, oldest first, by id; guarded by this. */
+    private final LinkedHashMap<String, GenericRecord> pending = new LinkedHashMap<>();
+    private final Set<String> inFlight = new HashSet<>();   // guarded by this
+    private final List<LostRangeReport> lostRanges = new ArrayList<>();   // guarded by this
+    private final AtomicLong published = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private ObjectName mbean;
+    private boolean closed;   // guarded by this
+
+    /**
+     * A publisher from {@code settings}: the {@link AuditConfig} settings, and the audit producer's
+     * ({@code bootstrap.servers}, {@code schema.registry.url}, ...), to which acks=all is added.
+     */
+    public AuditPublisher(Map<String, ?> settings) {
+        this(new AuditConfig(settings), auditProducer(settings), new AuditTopic(new AuditConfig(settings).topic(),
+            producerSettings(settings)), Time.SYSTEM);
+    }
+
+    AuditPublisher(AuditConfig config, Producer<String, GenericRecord> producer, AuditTopic auditTopic, Time time) {
+        this.config = config;
+        this.source = AuditSource.of(config);
+        this.producer = producer;
+        this.auditTopic = auditTopic;
+        this.time = time;
+        this.counter = new AuditCounter(config.windowMs(), config.latenessMs(), time);
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "millrace-audit-" + source.tier() + "-" + source.application());
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** The settings that are not the audit's own: the audit producer's. */
+    private static Map<String, Object> producerSettings(Map<String, ?> settings) {
+        Map<String, Object> producer = new HashMap<>();
+        settings.forEach((key, value) -> {
+            if (AuditConfig.CONFIG.key(key) == null) {
+                producer.put(key, value);
+            }
+        });
+        return producer;
+    }
+
+    private static Producer<String, GenericRecord> auditProducer(Map<String, ?> settings) {
+        Map<String, Object> producer = producerSettings(settings);
+        producer.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer.putIfAbsent("auto.register.schemas", true);
+        return new MillraceProducer<>(producer, new StringSerializer(), new AvroSerializer<>());
+    }
+
+    /** Where the tier counts. */
+    public AuditCounter counter() {
+        return counter;
+    }
+
+    public AuditSource source() {
+        return source;
+    }
+
+    /** Starts publishing every {@code audit.publish.interval.ms} and exports the metrics. */
+    public AuditPublisher start() {
+        long interval = config.publishIntervalMs();
+        scheduler.scheduleWithFixedDelay(this::publishQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        register();
+        return this;
+    }
+
+    /** Reports offsets this tier knows it could not deliver; published with the next round. */
+    public synchronized void lostRange(LostRangeReport range) {
+        lostRanges.add(range);
+    }
+
+    private void publishQuietly() {
+        try {
+            publish(false);
+        } catch (RuntimeException e) {
+            LOG.warn("Publishing audit records failed; trying again in {} ms: {}", config.publishIntervalMs(), e.toString());
+        }
+    }
+
+    /** One round: make the records that are due, then send every record not acknowledged or in flight. */
+    void publish(boolean everything) {
+        List<GenericRecord> made = new ArrayList<>();
+        long now = time.milliseconds();
+        for (WindowDelta delta : counter.drainDue(everything)) {
+            made.add(AuditRecords.windowRecord(UUID.randomUUID().toString(), source, now, delta));
+        }
+        List<GenericRecord> toSend;
+        synchronized (this) {
+            for (LostRangeReport range : lostRanges) {
+                made.add(AuditRecords.lostRangeRecord(UUID.randomUUID().toString(), source, now, range));
+            }
+            lostRanges.clear();
+            for (GenericRecord record : made) {
+                pending.put(record.get("id").toString(), record);
+            }
+            dropOldestBeyondLimit();
+            toSend = new ArrayList<>();
+            for (Map.Entry<String, GenericRecord> entry : pending.entrySet()) {
+                if (inFlight.add(entry.getKey())) {
+                    toSend.add(entry.getValue());
+                }
+            }
+        }
+        if (!toSend.isEmpty() && !topicReady()) {
+            synchronized (this) {
+                toSend.forEach(r -> inFlight.remove(r.get("id").toString()));
+            }
+            LOG.warn("The audit topic {} cannot be reached now; {} audit records wait for the next round", config.topic(),
+                getPendingRecords());
+            return;
+        }
+        for (GenericRecord record : toSend) {
+            if (!send(record)) {
+                synchronized (this) {
+                    toSend.subList(toSend.indexOf(record), toSend.size()).forEach(r -> inFlight.remove(r.get("id").toString()));
+                }
+                return;   // the audit topic cannot be reached now: the rest waits for the next round
+            }
+        }
+    }
+
+    private boolean topicReady() {
+        try {
+            return auditTopic == null || auditTopic.ensure();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private boolean send(GenericRecord record) {
+        String id = record.get("id").toString();
+        try {
+            producer.send(new ProducerRecord<>(config.topic(), id, record), (metadata, exception) -> acknowledged(id, exception));
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot send audit records to {} now ({}); {} wait for the next round", config.topic(), e.toString(),
+                getPendingRecords());
+            return false;
+        }
+    }
+
+    private synchronized void acknowledged(String id, Exception exception) {
+        inFlight.remove(id);
+        if (exception == null) {
+            if (pending.remove(id) != null) {
+                published.incrementAndGet();
+            }
+        } else {
+            LOG.debug("Audit record {} not acknowledged ({}); sent again next round", id, exception.toString());
+        }
+    }
+
+    private void dropOldestBeyondLimit() {
+        Iterator<String> oldest = pending.keySet().iterator();
+        int over = pending.size() - config.maxPendingRecords();
+        int removed = 0;
+        while (over-- > 0 && oldest.hasNext()) {
+            String id = oldest.next();
+            if (!inFlight.contains(id)) {
+                oldest.remove();
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            dropped.addAndGet(removed);
+            LOG.error("Dropped the {} oldest audit records: more than {} waited for the audit topic {} (audit.max.pending.records)",
+                removed, config.maxPendingRecords(), config.topic());
+        }
+    }
+
+    /** Publishes every window, due or not, waits up to audit.close.timeout.ms for the acknowledgements, and stops. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        scheduler.shutdown();
+        try {
+            scheduler.awaitTermination(config.closeTimeoutMs(), TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.closeTimeoutMs());
+            publish(true);
+            while (getPendingRecords() > 0 && System.nanoTime() < deadline) {
+                producer.flush();
+                if (getPendingRecords() > 0) {
+                    Thread.sleep(100);
+                    publish(false);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("Publishing the last audit records failed: {}", e.toString());
+        } finally {
+            int unsent = getPendingRecords();
+            if (unsent > 0) {
+                dropped.addAndGet(unsent);
+                LOG.error("{} audit records of {} were not acknowledged within {} ms and are lost", unsent, source,
+                    config.closeTimeoutMs());
+            }
+            producer.close(Duration.ZERO);
+            if (auditTopic != null) {
+                auditTopic.close();
+            }
+            unregister();
+        }
+    }
+
+    @Override
+    public long getPublishedRecords() {
+        return published.get();
+    }
+
+    @Override
+    public synchronized int getPendingRecords() {
+        return pending.size();
+    }
+
+    @Override
+    public long getDroppedRecords() {
+        return dropped.get();
+    }
+
+    private void register() {
+        try {
+            mbean = new ObjectName("io.millrace:type=audit-metrics,tier=" + ObjectName.quote(source.tier())
+                + ",application=" + ObjectName.quote(source.application()));
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new StandardMBean(this, AuditMetricsMBean.class, true),
+                mbean);
+        } catch (JMException e) {
+            LOG.warn("Cannot export the audit metrics of {}: {}", source, e.toString());
+            mbean = null;
+        }
+    }
+
+    private void unregister() {
+        if (mbean != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbean);
+            } catch (JMException e) {
+                LOG.debug("Could not unregister {}: {}", mbean, e.toString());
+            }
+        }
+    }
+}

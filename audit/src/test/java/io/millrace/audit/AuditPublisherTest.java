@@ -1,0 +1,191 @@
+package io.millrace.audit;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.serialization.StringSerializer;
+import io.millrace.consumer.ConsumerConfig;
+import io.millrace.consumer.PartitionReader;
+import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.ProducerRecord;
+import io.millrace.schemaregistry.client.SchemaRegistryClient;
+import io.millrace.schemaregistry.serde.AvroDeserializer;
+import io.millrace.schemaregistry.server.SchemaRegistryConfig;
+import io.millrace.schemaregistry.server.SchemaRegistryServer;
+import io.millrace.testkit.Conditions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * A tier's counts reach the audit topic as Avro records that decode with the registry alone: windows when
+ * due, late events as deltas, lost ranges; while the broker is down the records wait, bounded, and go
+ * out when it is back; the producer tier counts only what the broker acknowledged.
+ */
+public class AuditPublisherTest {
+
+    private static LocalCluster cluster;
+    private static SchemaRegistryServer registry;
+
+    @BeforeClass
+    public static void start() throws Exception {
+        cluster = LocalCluster.start(1, Map.of());
+        registry = new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
+            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
+            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect()))).start();
+    }
+
+    @AfterClass
+    public static void stop() {
+        if (registry != null) {
+            registry.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    public void theProducerTiersCountsArriveAsDecodableDeltasThatSumToWhatTheBrokerAcknowledged() throws Exception {
+        String auditTopic = "_audit-counts";
+        cluster.createTopic("page-views", 1);
+        long now = System.currentTimeMillis();
+        long window = 60_000;
+        long thisWindow = now - now % window;
+        try (AuditPublisher publisher = new AuditPublisher(settings(auditTopic, "frontend", 60_000))) {
+            try (AuditingProducer<String, String> producer = new AuditingProducer<>(new MillraceProducer<>(
+                    Map.of("bootstrap.servers", cluster.bootstrapServers()), new StringSerializer(), new StringSerializer()),
+                    publisher.counter())) {
+                for (int i = 0; i < 20; i++) {
+                    producer.send(new ProducerRecord<>("page-views", null, now, "k" + i, "view-" + i, List.of())).get();
+                }
+                for (int i = 0; i < 5; i++) {   // late: two windows back, already due
+                    producer.send(new ProducerRecord<>("page-views", null, thisWindow - 2 * window + i, "k", "old", List.of()))
+                        .get();
+                }
+            }
+            publisher.publish(false);
+            Conditions.waitUntil(() -> publisher.getPublishedRecords() >= 1, "the due window published");
+            publisher.lostRange(new LostRangeReport("page-views", 0, 100, 149));
+        }
+        List<GenericRecord> records = read(auditTopic);
+        assertEquals("the late window when due, this one and the lost range at close", 3, records.size());
+        assertEquals(records.size(), new HashSet<>(records.stream().map(r -> r.get("id").toString()).toList()).size());
+        long counted = 0;
+        long bytes = 0;
+        for (GenericRecord record : records) {
+            assertEquals("producer", record.get("tier").toString());
+            assertEquals("dc1", record.get("cluster").toString());
+            assertEquals("frontend", record.get("application").toString());
+            assertEquals("page-views", record.get("topic").toString());
+            GenericRecord body = (GenericRecord) record.get("body");
+            if (body.getSchema().getName().equals("LostRange")) {
+                assertEquals(50L, body.get("count"));
+                assertEquals(100L, body.get("firstOffset"));
+            } else {
+                counted += (Long) body.get("count");
+                bytes += (Long) body.get("bytes");
+                long start = (Long) body.get("windowStart");
+                assertTrue(start == thisWindow || start == thisWindow - 2 * window);
+                assertEquals(start + window, (long) (Long) body.get("windowEnd"));
+            }
+        }
+        assertEquals(25, counted);
+        long expectedBytes = 0;
+        for (int i = 0; i < 20; i++) {
+            expectedBytes += ("k" + i).length() + ("view-" + i).length();
+        }
+        assertEquals(expectedBytes + 5 * ("k".length() + "old".length()), bytes);
+    }
+
+    @Test
+    public void whileTheAuditTopicCannotBeReachedRecordsWaitBoundedAndGoOutWhenItIsBack() throws Exception {
+        String auditTopic = "_audit-outage";
+        Map<String, Object> settings = settings(auditTopic, "outage", 60_000);
+        settings.put(AuditConfig.AUDIT_MAX_PENDING_RECORDS_CONFIG, 3);
+        settings.put("max.block.ms", 500);
+        settings.put("delivery.timeout.ms", 2_000);
+        settings.put("request.timeout.ms", 1_000);
+        long old = System.currentTimeMillis() - 3_600_000;   // windows long due
+        try (AuditPublisher publisher = new AuditPublisher(settings)) {
+            cluster.createTopic(auditTopic, 1);
+            cluster.stopBroker(0);
+            try {
+                for (int w = 0; w < 5; w++) {
+                    publisher.counter().count("t", old + w * 60_000, 1);
+                }
+                publisher.publish(false);
+                assertEquals("the two oldest dropped, counted", 2, publisher.getDroppedRecords());
+                assertEquals(3, publisher.getPendingRecords());
+                assertEquals(0, publisher.getPublishedRecords());
+            } finally {
+                cluster.startBroker(0);
+            }
+            Conditions.waitUntil(() -> {
+                publisher.publish(false);
+                return publisher.getPublishedRecords() == 3;
+            }, 60_000, "the waiting records published once the broker is back");
+            assertEquals(0, publisher.getPendingRecords());
+        }
+        List<GenericRecord> records = read(auditTopic);
+        assertEquals("each waiting record once: the ids tell retries apart", 3,
+            new HashSet<>(records.stream().map(r -> r.get("id").toString()).toList()).size());
+    }
+
+    @Test
+    public void aSendThatFailsIsCountedAsFailedNotAsDelivered() throws Exception {
+        cluster.createTopic("tiny", 1, Map.of("max.message.bytes", "200"));
+        AuditCounter counter = new AuditCounter(60_000, 0, io.millrace.common.utils.Time.SYSTEM);
+        try (AuditingProducer<String, String> producer = new AuditingProducer<>(new MillraceProducer<>(
+                Map.of("bootstrap.servers", cluster.bootstrapServers()), new StringSerializer(), new StringSerializer()),
+                counter)) {
+            producer.send(new ProducerRecord<>("tiny", "ok")).get();
+            try {
+                producer.send(new ProducerRecord<>("tiny", "x".repeat(1_000))).get();
+            } catch (ExecutionException expected) {
+                // refused by the broker: too large for the topic
+            }
+        }
+        List<WindowDelta> deltas = counter.drainDue(true);
+        assertEquals(1, deltas.stream().mapToLong(WindowDelta::count).sum());
+        assertEquals(1, deltas.stream().mapToLong(WindowDelta::failedCount).sum());
+    }
+
+    private static Map<String, Object> settings(String topic, String application, long windowMs) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("bootstrap.servers", cluster.bootstrapServers());
+        settings.put("schema.registry.url", registry.urls().get(0));
+        settings.put(AuditConfig.AUDIT_TOPIC_CONFIG, topic);
+        settings.put(AuditConfig.AUDIT_TIER_CONFIG, "producer");
+        settings.put(AuditConfig.AUDIT_CLUSTER_CONFIG, "dc1");
+        settings.put(AuditConfig.AUDIT_APPLICATION_CONFIG, application);
+        settings.put(AuditConfig.AUDIT_WINDOW_MS_CONFIG, windowMs);
+        settings.put(AuditConfig.AUDIT_LATENESS_MS_CONFIG, 0L);
+        settings.put(AuditConfig.AUDIT_PUBLISH_INTERVAL_MS_CONFIG, 3_600_000L);   // rounds run by the test
+        return settings;
+    }
+
+    private static List<GenericRecord> read(String topic) {
+        AvroDeserializer<GenericRecord> decoder = new AvroDeserializer<>(new SchemaRegistryClient(
+            Map.of("schema.registry.url", registry.urls().get(0))));
+        List<GenericRecord> records = new ArrayList<>();
+        try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.bootstrapServers())))) {
+            for (int p = 0; p < reader.partitionCount(topic); p++) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                reader.read(tp, 0, reader.latestOffset(tp)).forEachRemaining(r -> records.add(decoder.deserialize(topic,
+                    r.value())));
+            }
+        }
+        return records;
+    }
+}
