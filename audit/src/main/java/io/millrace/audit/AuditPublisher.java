@@ -53,7 +53,8 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
     /** Records not yet acknowledged, oldest first, by id; guarded by this. */
     private final LinkedHashMap<String, GenericRecord> pending = new LinkedHashMap<>();
     private final Set<String> inFlight = new HashSet<>();   // guarded by this
-    private final List<LostRangeReport> lostRanges = new ArrayList<>();   // guarded by this
+    /** Lost ranges and deltas handed in by tiers that window their counts themselves; guarded by this. */
+    private final List<GenericRecord> handedIn = new ArrayList<>();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     private ObjectName mbean;
@@ -118,8 +119,30 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
     }
 
     /** Reports offsets this tier knows it could not deliver; published with the next round. */
-    public synchronized void lostRange(LostRangeReport range) {
-        lostRanges.add(range);
+    public void lostRange(LostRangeReport range) {
+        lostRange(source, range);
+    }
+
+    /** Reports offsets that {@code where} (another tier or cluster than this publisher's own) could not deliver. */
+    public synchronized void lostRange(AuditSource where, LostRangeReport range) {
+        handedIn.add(AuditRecords.lostRangeRecord(UUID.randomUUID().toString(), where, time.milliseconds(), range));
+    }
+
+    /**
+     * Publishes counts that a tier made and released itself, e.g. the mirror's, released only once the
+     * live offsets they cover are committed, so that a crash never publishes counts of records that are
+     * copied again. Published with the next round.
+     */
+    public synchronized void publish(AuditSource counted, List<WindowDelta> deltas) {
+        long now = time.milliseconds();
+        for (WindowDelta delta : deltas) {
+            handedIn.add(AuditRecords.windowRecord(UUID.randomUUID().toString(), counted, now, delta));
+        }
+    }
+
+    /** A source with this publisher's host and application and the given tier and cluster. */
+    public AuditSource source(String tier, String cluster) {
+        return new AuditSource(tier, cluster, source.host(), source.application());
     }
 
     private void publishQuietly() {
@@ -139,10 +162,8 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
         }
         List<GenericRecord> toSend;
         synchronized (this) {
-            for (LostRangeReport range : lostRanges) {
-                made.add(AuditRecords.lostRangeRecord(UUID.randomUUID().toString(), source, now, range));
-            }
-            lostRanges.clear();
+            made.addAll(handedIn);
+            handedIn.clear();
             for (GenericRecord record : made) {
                 pending.put(record.get("id").toString(), record);
             }

@@ -1,5 +1,7 @@
 package io.millrace.mirror;
 
+import io.millrace.audit.AuditConfig;
+import io.millrace.audit.AuditPublisher;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.serialization.ByteArraySerializer;
@@ -36,6 +38,7 @@ public final class MirrorMaker implements AutoCloseable {
     private final MillraceProducer<byte[], byte[]> producer;
     private final TargetTopics targets;
     private final PartitionReader offlineReader;
+    private final AuditPublisher audit;   // null: audit.enabled=false
     private final List<MirrorStream> streams = new ArrayList<>();
     private final MirrorCounters counters = new MirrorCounters();
 
@@ -51,13 +54,40 @@ public final class MirrorMaker implements AutoCloseable {
         this.targets = new TargetTopics(new ProducerConfig(settings), config);
         this.offlineReader = new PartitionReader(new ConsumerConfig(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
             settings.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG))));
+        this.audit = config.auditEnabled() ? auditPublisher(config, producerSettings, offlineRegistry) : null;
+        long windowMs = audit == null ? 0 : new AuditConfig(auditSettings(config, producerSettings, offlineRegistry)).windowMs();
         for (SourceCluster source : sources) {
             SchemaCopier schemas = schemaCopier(source, offlineRegistry);
             for (int i = 0; i < config.numStreams(); i++) {
+                MirrorAudit streamAudit = audit == null ? null : new MirrorAudit(audit, source.name(), windowMs);
                 streams.add(new MirrorStream(source, i, config, producer, targets, schemas, counters,
-                    () -> producer.close(Duration.ZERO), offlineReader));
+                    () -> producer.close(Duration.ZERO), offlineReader, streamAudit));
             }
         }
+    }
+
+    /**
+     * The settings of the mirror's audit publisher: the offline cluster's producer settings and registry,
+     * the audit.* settings given to the mirror, and defaults naming the mirror.
+     */
+    private static Map<String, Object> auditSettings(MirrorMakerConfig config, Map<String, ?> producerSettings,
+                                                     Object offlineRegistry) {
+        Map<String, Object> settings = new HashMap<>(producerSettings);
+        settings.put(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, offlineRegistry);
+        settings.put(AuditConfig.AUDIT_TIER_CONFIG, MirrorAudit.OFFLINE_TIER);
+        settings.put(AuditConfig.AUDIT_CLUSTER_CONFIG, "offline");
+        settings.put(AuditConfig.AUDIT_APPLICATION_CONFIG, "mirror-maker");
+        settings.putAll(config.auditSettings());
+        return settings;
+    }
+
+    private static AuditPublisher auditPublisher(MirrorMakerConfig config, Map<String, ?> producerSettings,
+                                                 Object offlineRegistry) {
+        if (offlineRegistry == null || offlineRegistry.toString().isBlank()) {
+            throw new ConfigException(MirrorMakerConfig.AUDIT_ENABLED_CONFIG + " needs the offline registry in the producer "
+                + "config (" + SourceCluster.SCHEMA_REGISTRY_URL_CONFIG + "): the audit records are Avro");
+        }
+        return new AuditPublisher(auditSettings(config, producerSettings, offlineRegistry));
     }
 
     /** A copier of the live cluster's schemas when it names a registry; the offline registry must then be named too. */
@@ -76,6 +106,9 @@ public final class MirrorMaker implements AutoCloseable {
 
     public void start() {
         counters.register();
+        if (audit != null) {
+            audit.start();
+        }
         streams.forEach(MirrorStream::start);
         LOG.info("Mirroring with {} streams", streams.size());
     }
@@ -96,6 +129,9 @@ public final class MirrorMaker implements AutoCloseable {
         producer.close();
         targets.close();
         offlineReader.close();
+        if (audit != null) {
+            audit.close();   // after the streams: their last commits released their last counts
+        }
         counters.unregister();
         LOG.info("Mirror stopped: {} records in, {} acknowledged by the offline cluster, {} commits, {} duplicates",
             counters.recordsIn(), counters.recordsOut(), counters.commits(), counters.duplicates());

@@ -80,6 +80,12 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "message.timestamp.before.max.ms,message.timestamp.difference.max.ms,min.insync.replicas,"
         + "unclean.leader.election.enable,follower.replication.throttled.replicas,leader.replication.throttled.replicas";
 
+    public static final String AUDIT_ENABLED_CONFIG = "audit.enabled";
+    static final String AUDIT_ENABLED_DOC = "Publish the mirror's audit counts to the offline cluster's audit topic: per "
+        + "live cluster, topic and window, what the mirror read (tier live) and what the offline cluster acknowledged "
+        + "(tier offline), released only after the live offsets they cover are committed, and every lost range. The "
+        + "audit settings (audit.topic, audit.window.ms, ...; see docs/audit.md) may be given here too.";
+
     private static final Validator REGEX = Validator.regex();
 
     public static final ConfigDef CONFIG = new ConfigDef()
@@ -98,6 +104,7 @@ public final class MirrorMakerConfig extends AbstractConfig {
         .define(DUPLICATE_CHECK_MAX_RECORDS_CONFIG, Type.INT, 100_000, Range.atLeast(0), Importance.LOW,
             DUPLICATE_CHECK_MAX_RECORDS_DOC)
         .define(SYNC_TOPIC_CONFIGS_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, SYNC_TOPIC_CONFIGS_ENABLED_DOC)
+        .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, AUDIT_ENABLED_DOC)
         .define(CONFIG_PROPERTIES_EXCLUDE_CONFIG, Type.LIST, DEFAULT_CONFIG_PROPERTIES_EXCLUDE, Importance.LOW,
             CONFIG_PROPERTIES_EXCLUDE_DOC);
 
@@ -135,6 +142,22 @@ public final class MirrorMakerConfig extends AbstractConfig {
     /** The offline name of {@code topic} from the live cluster {@code cluster}. */
     public String offlineTopic(String cluster, String topic) {
         return RENAME_PREFIX.equals(getString(TOPIC_RENAME_CONFIG)) ? cluster + "." + topic : topic;
+    }
+
+    public boolean auditEnabled() {
+        return getBoolean(AUDIT_ENABLED_CONFIG);
+    }
+
+    /** The audit.* settings given with the mirror's own (the audit publisher's). */
+    public Map<String, Object> auditSettings() {
+        Map<String, Object> audit = new java.util.HashMap<>();
+        originals().forEach((key, value) -> {
+            String name = String.valueOf(key);
+            if (name.startsWith("audit.") && !name.equals(AUDIT_ENABLED_CONFIG)) {
+                audit.put(name, value);
+            }
+        });
+        return audit;
     }
 
     public boolean syncTopicConfigs() {

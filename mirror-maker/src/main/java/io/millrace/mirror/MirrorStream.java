@@ -50,6 +50,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private final PartitionReader sourceTopics;
     private final TopicSettings sourceSettings;
     private final DuplicateDetector duplicates;
+    private final MirrorAudit audit;   // null: no audit
+    private volatile boolean releaseCommitted;
     private final MirrorCounters counters;
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
     private final Runnable abort;
@@ -65,7 +67,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
                  TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort,
-                 PartitionReader offline) {
+                 PartitionReader offline, MirrorAudit audit) {
+        this.audit = audit;
         this.name = source.name() + "-" + index;
         this.cluster = source.name();
         this.config = config;
@@ -108,6 +111,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
     /** Never a silent reset: the range retention deleted before it was mirrored is logged, counted, and may stop the stream. */
     private void lostRange(MirrorCounters.LostRange range) {
         counters.lost(range);
+        if (audit != null) {
+            audit.lost(range);
+        }
         LOG.warn("Lost range in {}: {}-{} offsets {} to {} ({} records) were deleted before they were mirrored",
             range.cluster(), range.topic(), range.partition(), range.from(), range.to() - 1, range.count());
         if (config.stopOnLostRange()) {
@@ -208,6 +214,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
         MirrorCounters.TopicCounters topic = route.counters;
         topic.consumed(bytes);
+        if (audit != null) {
+            audit.read(record.topic(), record.timestamp(), bytes);
+        }
         if (duplicates.isDuplicate(record, keepsPartitions ? target : null)) {
             topic.duplicated();
         }
@@ -215,6 +224,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
             producer.send(copy, (metadata, exception) -> {
                 if (exception == null) {
                     topic.produced(bytes, Math.max(0, System.currentTimeMillis() - record.timestamp()));
+                    if (audit != null) {
+                        audit.acknowledged(record.topic(), record.timestamp(), bytes);
+                    }
                 } else if (failure.compareAndSet(null, sendFailed(record, exception))) {
                     abort.run();   // the records queued after it fail too: none becomes visible out of order
                 }
@@ -254,6 +266,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         throwIfFailed();
         consumer.commit();
         counters.committed();
+        if (audit != null) {
+            audit.committed();
+        }
     }
 
     private void throwIfFailed() {
@@ -275,6 +290,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
             return false;   // the producer was stopped after a failed send
         }
         boolean ok = failure.get() == null;
+        releaseCommitted = ok;
         if (ok) {
             // the last poll's records are sent and, after the flush, acknowledged: the commit may include
             // them, so the next owner does not copy them again (the mirror thread is held, see taking)
@@ -292,6 +308,10 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
         try {
             duplicates.released(partitions);
+            if (audit != null && releaseCommitted) {
+                audit.committed();   // the release committed what was counted (the consumer retried it for a third of its session)
+            }
+            releaseCommitted = false;
         } finally {
             taking.unlock();
         }
