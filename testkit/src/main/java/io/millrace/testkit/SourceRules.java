@@ -57,7 +57,12 @@ public final class SourceRules {
 
     /** Apache Kafka's jars are test-scope only: main code speaks the protocol itself. */
     public static void assertNoKafkaImports(Path root) {
-        assertNoLineMatches(root, "^import (static )?org\\.apache\\.kafka\\.", p -> false,
+        assertNoKafkaImports(root, p -> false);
+    }
+
+    /** As {@link #assertNoKafkaImports(Path)}, except in the files {@code allowed} accepts (adapters to Kafka's client API). */
+    public static void assertNoKafkaImports(Path root, Predicate<Path> allowed) {
+        assertNoLineMatches(root, "^import (static )?org\\.apache\\.kafka\\.", allowed,
             "Main code must not use Apache Kafka's classes:");
     }
 
