@@ -3,12 +3,10 @@ package io.millrace.audit;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
-import io.millrace.common.client.Node;
+import io.millrace.common.client.TopicCreation;
 import io.millrace.common.protocol.Errors;
-import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.producer.ProducerConfig;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -56,11 +54,8 @@ final class AuditTopic implements AutoCloseable {
     }
 
     private void create() throws InterruptedException, ExecutionException, TimeoutException {
-        CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(topic, -1,
-            (short) -1, List.of(), List.of())), TIMEOUT_MS, false);
-        Node node = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).nodes().get(0);
-        CreateTopicsResponse.CreatableTopicResult result = client.<CreateTopicsResponse>send(node, request, TIMEOUT_MS + 5_000)
-            .get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS).topics().get(0);
+        CreateTopicsResponse.CreatableTopicResult result =
+            TopicCreation.create(client, metadata, topic, -1, Map.of(), TIMEOUT_MS);
         if (result.error() == Errors.NONE) {
             LOG.info("Created the audit topic {}", topic);
         } else if (result.error() != Errors.TOPIC_ALREADY_EXISTS) {

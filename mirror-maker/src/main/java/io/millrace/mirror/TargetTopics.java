@@ -4,12 +4,10 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
-import io.millrace.common.client.Node;
+import io.millrace.common.client.TopicCreation;
 import io.millrace.common.protocol.Errors;
-import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.producer.ProducerConfig;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -99,14 +97,8 @@ final class TargetTopics implements AutoCloseable {
 
     private CreateTopicsResponse.CreatableTopicResult send(String topic, int partitions, Map<String, String> settings)
         throws InterruptedException {
-        List<CreateTopicsRequest.TopicConfig> configs = settings.entrySet().stream()
-            .map(e -> new CreateTopicsRequest.TopicConfig(e.getKey(), e.getValue())).toList();
-        CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(topic,
-            partitions, (short) -1, List.of(), configs)), TIMEOUT_MS, false);
         try {
-            Node node = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).nodes().get(0);
-            return client.<CreateTopicsResponse>send(node, request, TIMEOUT_MS + 5_000)
-                .get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS).topics().get(0);
+            return TopicCreation.create(client, metadata, topic, partitions, settings, TIMEOUT_MS);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new MirrorException("Could not create topic " + topic + " in the offline cluster: " + e, e);
         }
