@@ -140,6 +140,16 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
         }
     }
 
+    /**
+     * Publishes counts under ids the tier chose, one per delta, with the next round. A tier that may hand in
+     * the same counts again after a crash (a load whose completion is replayed from its committed manifest)
+     * derives each id from what it committed, so that the report, which counts an id once, counts them once.
+     */
+    public synchronized void publishWithIds(AuditSource counted, Map<String, WindowDelta> deltasById) {
+        long now = time.milliseconds();
+        deltasById.forEach((id, delta) -> handedIn.add(AuditRecords.windowRecord(id, counted, now, delta)));
+    }
+
     /** A source with this publisher's host and application and the given tier and cluster. */
     public AuditSource source(String tier, String cluster) {
         return new AuditSource(tier, cluster, source.host(), source.application());

@@ -18,6 +18,7 @@ import io.millrace.testkit.Conditions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -158,6 +159,33 @@ public class AuditPublisherTest {
         List<WindowDelta> deltas = counter.drainDue(true);
         assertEquals(1, deltas.stream().mapToLong(WindowDelta::count).sum());
         assertEquals(1, deltas.stream().mapToLong(WindowDelta::failedCount).sum());
+    }
+
+    @Test
+    public void countsHandedInAgainUnderTheSameIdsAreTheSameRecordsAgain() throws Exception {
+        String auditTopic = "_audit-given-ids";
+        Map<String, WindowDelta> deltas = new LinkedHashMap<>();
+        deltas.put("state/7/page-views/0", new WindowDelta("page-views", 0, 60_000, 40, 400, 1, 2, 0, 5, 9, 11));
+        deltas.put("state/7/page-views/60000", new WindowDelta("page-views", 60_000, 120_000, 3, 30, 0, 0, 0, 1, 2, 2));
+        for (int completion = 0; completion < 2; completion++) {   // completed, then replayed after a crash
+            try (AuditPublisher publisher = new AuditPublisher(settings(auditTopic, "loader", 60_000))) {
+                publisher.publishWithIds(publisher.source("hadoop", "offline"), deltas);
+                publisher.close();
+                assertEquals(2, publisher.getPublishedRecords());
+                assertEquals(0, publisher.getDroppedRecords());
+            }
+        }
+        List<GenericRecord> records = read(auditTopic);
+        assertEquals("sent twice", 4, records.size());
+        Map<String, Long> countById = new HashMap<>();
+        for (GenericRecord record : records) {
+            assertEquals("hadoop", record.get("tier").toString());
+            assertEquals("offline", record.get("cluster").toString());
+            countById.merge(record.get("id").toString(), (Long) ((GenericRecord) record.get("body")).get("count"),
+                (a, b) -> a.equals(b) ? a : -1L);
+        }
+        assertEquals("each id twice with the same counts", Map.of("state/7/page-views/0", 40L, "state/7/page-views/60000", 3L),
+            countById);
     }
 
     private static Map<String, Object> settings(String topic, String application, long windowMs) {
