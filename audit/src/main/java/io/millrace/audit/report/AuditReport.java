@@ -55,7 +55,7 @@ public record AuditReport(List<Row> rows, List<LostRow> lost, Map<String, Map<Lo
                 .append(",\"tier\":").append(quote(r.tier())).append(",\"cluster\":").append(quote(r.cluster()))
                 .append(",\"produced\":").append(r.expected()).append(",\"counted\":").append(r.counted())
                 .append(",\"missing\":").append(r.missing()).append(",\"status\":\"").append(r.status()).append("\"");
-            Map<String, Long> hosts = producerHosts.getOrDefault(r.topic(), Map.of()).getOrDefault(r.windowStart(), Map.of());
+            Map<String, Long> hosts = r.producers();
             json.append(",\"producerHosts\":{");
             int h = 0;
             for (Map.Entry<String, Long> host : hosts.entrySet()) {

@@ -104,4 +104,37 @@ public class ReconciliationTest {
         assertTrue(json, json.contains("\"status\":\"INCOMPLETE\"") && json.contains("\"partition\":3")
             && json.contains("\"counted\":12") && json.contains("\"status\":\"OVER\""));
     }
+
+    @Test
+    public void aDataCentreThatProducedNothingInAWindowIsNotHeldAgainstTheOthersProducers() {
+        counted("producer", "dc1", "fe-1", T0, 10);
+        counted("producer", "dc2", "fe-3", T0, 20);
+        counted("live", "dc1", "mm", T0, 10);
+        counted("live", "dc2", "mm", T0, 20);
+        counted("producer", "dc1", "fe-1", T0 + W, 7);   // dc2 quiet in this window
+        counted("live", "dc1", "mm", T0 + W, 7);
+        AuditReport report = Reconciliation.reconcile(entries, LONG_AFTER, W);
+        assertEquals(report.rows().toString(), 3, report.rows().size());
+        assertEquals(AuditReport.COMPLETE, report.exitStatus());
+
+        counted("live", "dc2", "mm", T0 + W, 1);   // dc2's mirror counted what dc2 did not produce
+        Row over = row(Reconciliation.reconcile(entries, LONG_AFTER, W), "live", "dc2", T0 + W);
+        assertEquals(0, over.expected());
+        assertEquals(Status.OVER, over.status());
+    }
+
+    @Test
+    public void eachRowNamesTheProducersItIsHeldAgainst() {
+        counted("producer", "dc1", "fe-1", T0, 60);
+        counted("producer", "dc1", "fe-2", T0, 40);
+        counted("producer", "dc2", "fe-3", T0, 50);
+        counted("offline", "dc1", "mm", T0, 97);
+        counted("hadoop", "offline", "job", T0, 150);
+        AuditReport report = Reconciliation.reconcile(entries, LONG_AFTER, W);
+        assertEquals(Map.of("fe-1", 60L, "fe-2", 40L), row(report, "offline", "dc1", T0).producers());
+        assertEquals(Map.of("fe-1", 60L, "fe-2", 40L, "fe-3", 50L), row(report, "hadoop", "offline", T0).producers());
+        String json = report.toJson();
+        assertTrue(json, json.contains("\"tier\":\"offline\",\"cluster\":\"dc1\",\"produced\":100,\"counted\":97,"
+            + "\"missing\":3,\"status\":\"INCOMPLETE\",\"producerHosts\":{\"fe-1\":60,\"fe-2\":40}}"));
+    }
 }
