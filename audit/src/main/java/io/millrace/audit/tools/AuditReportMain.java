@@ -3,6 +3,7 @@ package io.millrace.audit.tools;
 import io.millrace.audit.report.AuditEntry;
 import io.millrace.audit.report.AuditReader;
 import io.millrace.audit.report.AuditReport;
+import io.millrace.audit.report.HtmlReport;
 import io.millrace.audit.report.Reconciliation;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,15 +19,15 @@ import java.util.regex.Pattern;
 
 /**
  * {@code bin/millrace audit-report}: reads the audit topic, reconciles every downstream tier against the
- * producers, prints a table (and writes JSON with {@code --json}), and exits 0 when every window past the
- * grace period is complete at every tier and nothing was lost, 1 when not, 2 on a usage error, so that a
- * cron job can alert on it.
+ * producers, prints a table (and writes JSON with {@code --json}, a self-contained HTML page with
+ * {@code --html}), and exits 0 when every window past the grace period is complete at every tier and
+ * nothing was lost, 1 when not, 2 on a usage error, so that a cron job can alert on it.
  */
 public final class AuditReportMain {
 
     static final String USAGE = "Usage: bin/millrace audit-report --bootstrap-server HOST:PORT "
         + "[--schema-registry URL] [--audit-topic TOPIC] [--since TIME] [--until TIME] [--topics REGEX] "
-        + "[--grace DURATION] [--json FILE]\n"
+        + "[--grace DURATION] [--json FILE] [--html FILE]\n"
         + "  TIME: an ISO-8601 instant (2026-11-25T10:00:00Z) or milliseconds since the epoch\n"
         + "  DURATION: 90s, 30m, 2h, 1d or ISO-8601 (PT30M); default grace 30m";
     static final int USAGE_ERROR = 2;
@@ -47,6 +48,7 @@ public final class AuditReportMain {
         Pattern topics = Pattern.compile(".*");
         long graceMs = Duration.ofMinutes(30).toMillis();
         Path json = null;
+        Path html = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String option = args[i];
@@ -67,6 +69,7 @@ public final class AuditReportMain {
                     case "--topics" -> topics = Pattern.compile(value);
                     case "--grace" -> graceMs = duration(value);
                     case "--json" -> json = Path.of(value);
+                    case "--html" -> html = Path.of(value);
                     default -> throw new IllegalArgumentException("Unknown option " + option);
                 }
             }
@@ -81,15 +84,23 @@ public final class AuditReportMain {
         List<AuditEntry> entries = AuditReader.read(bootstrap, registry, auditTopic, topics, since, until);
         AuditReport report = Reconciliation.reconcile(entries, nowMs, graceMs);
         report.printTable(out);
-        if (json != null) {
-            try {
-                Files.writeString(json, report.toJson(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println("millrace audit-report: cannot write " + json + ": " + e.getMessage());
-                return USAGE_ERROR;
-            }
+        if (json != null && !write(json, report.toJson(), err)) {
+            return USAGE_ERROR;
+        }
+        if (html != null && !write(html, HtmlReport.render(report, nowMs), err)) {
+            return USAGE_ERROR;
         }
         return report.exitStatus();
+    }
+
+    private static boolean write(Path file, String content, PrintStream err) {
+        try {
+            Files.writeString(file, content, StandardCharsets.UTF_8);
+            return true;
+        } catch (IOException e) {
+            err.println("millrace audit-report: cannot write " + file + ": " + e.getMessage());
+            return false;
+        }
     }
 
     static long time(String value) {

@@ -76,7 +76,7 @@ public class AuditReportMainTest {
         return new WindowDelta("views", start, start + W, count, count * 10, 0, 0, 0, 5, 9, 12);
     }
 
-    private static Map<String, Object> settings(LocalCluster cluster, SchemaRegistryServer registry) {
+    static Map<String, Object> settings(LocalCluster cluster, SchemaRegistryServer registry) {
         Map<String, Object> settings = new HashMap<>();
         settings.put("bootstrap.servers", cluster.bootstrapServers());
         settings.put("schema.registry.url", registry.urls().get(0));
