@@ -55,6 +55,29 @@ public final class AuditCounter {
         window(topic, eventTimeMs).failed();
     }
 
+    /**
+     * Adds counts a tier held back until the data was committed ({@link UncommittedCounts}) to the window
+     * holding {@code windowStart}, with the latencies measured as the events passed (moved out of
+     * {@code latencies}, which may be null).
+     */
+    void add(String topic, long windowStart, HeldCounts counts, LatencyHistogram latencies) {
+        WindowCounts window = window(topic, windowStart);
+        window.add(counts);
+        if (latencies != null) {
+            window.addLatencies(latencies);
+        }
+    }
+
+    /** The length of the windows, ms. */
+    public long windowMs() {
+        return windowMs;
+    }
+
+    /** The clock that places events without a time, and measures latencies. */
+    Time time() {
+        return time;
+    }
+
     private WindowCounts window(String topic, long eventTimeMs) {
         TopicWindows windows = topics.get(topic);
         if (windows == null) {

@@ -39,6 +39,17 @@ final class LatencyHistogram {
             maxMs);
     }
 
+    /** Moves every latency recorded here into {@code target}, leaving this histogram empty. */
+    void drainInto(LatencyHistogram target) {
+        for (int i = 0; i < BUCKETS; i++) {
+            long n = buckets.getAndSet(i, 0);
+            if (n > 0) {
+                target.buckets.addAndGet(i, n);
+            }
+        }
+        target.max.accumulate(max.getThenReset());
+    }
+
     /** p50, p99 and max in ms; all 0 when nothing was recorded. */
     record Summary(long p50Ms, long p99Ms, long maxMs) {
         static final Summary NONE = new Summary(0, 0, 0);

@@ -48,6 +48,19 @@ final class WindowCounts {
         failed.increment();
     }
 
+    /** Counts held back until their data was committed, added at once. */
+    void add(HeldCounts held) {
+        count.add(held.timed());
+        bytes.add(held.bytes());
+        noTime.add(held.noTime());
+        malformed.add(held.malformed());
+    }
+
+    /** Takes every latency recorded in {@code held}, which is left empty. */
+    void addLatencies(LatencyHistogram held) {
+        held.drainInto(latency);
+    }
+
     long dueAtMs() {
         return dueAtMs;
     }
