@@ -385,6 +385,22 @@ public final class RecordBatch {
     }
 
     /**
+     * Clears ProducerId, ProducerEpoch and BaseSequence (a batch that no idempotent producer sent, as
+     * a copy into another cluster must be: there the source's producer ids mean nothing, or another
+     * producer's), then recomputes the CRC. Check {@link #isValid()} first: the new CRC vouches for
+     * whatever the bytes hold. Not for transactional batches, which need their producer id.
+     */
+    public void clearProducerState() {
+        if (isTransactional()) {
+            throw new IllegalStateException("A transactional batch keeps its producer id: " + this);
+        }
+        buffer.putLong(start + PRODUCER_ID_OFFSET, NO_PRODUCER_ID);
+        buffer.putShort(start + PRODUCER_EPOCH_OFFSET, NO_PRODUCER_EPOCH);
+        buffer.putInt(start + BASE_SEQUENCE_OFFSET, NO_SEQUENCE);
+        ByteUtils.writeUnsignedInt(buffer, start + CRC_OFFSET, computeChecksum());
+    }
+
+    /**
      * The batch's bytes as a buffer of their own (shared content, independent position and
      * limit), positioned at BaseOffset.
      */

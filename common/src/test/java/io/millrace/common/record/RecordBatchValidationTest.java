@@ -56,6 +56,37 @@ public class RecordBatchValidationTest {
     }
 
     @Test
+    public void clearingTheProducerStateKeepsTheRecordsAndMakesANewValidCrc() {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.LZ4, 0L, 256)
+            .producerState(4_242L, (short) 3, 17, false);
+        builder.append(1_700_000_000_000L, "a".getBytes(), "1".getBytes());
+        builder.append(1_700_000_000_001L, "b".getBytes(), "2".getBytes());
+        RecordBatch batch = RecordBatch.wrap(builder.build());
+        long before = batch.checksum();
+
+        batch.clearProducerState();
+
+        assertTrue(batch.isValid());
+        assertTrue(before != batch.checksum());
+        assertEquals(RecordBatch.NO_PRODUCER_ID, batch.producerId());
+        assertEquals(RecordBatch.NO_PRODUCER_EPOCH, batch.producerEpoch());
+        assertEquals(RecordBatch.NO_SEQUENCE, batch.baseSequence());
+        assertEquals(CompressionType.LZ4, batch.compressionType());
+        RecordIterator records = batch.records();
+        assertEquals("1", java.nio.charset.StandardCharsets.UTF_8.decode(records.next().value()).toString());
+        assertEquals("2", java.nio.charset.StandardCharsets.UTF_8.decode(records.next().value()).toString());
+        assertFalse(records.hasNext());
+    }
+
+    @Test(expected = IllegalStateException.class)
+    public void aTransactionalBatchKeepsItsProducerId() {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 256)
+            .producerState(4_242L, (short) 3, 17, true);
+        builder.append(1_700_000_000_000L, "a".getBytes(), "1".getBytes());
+        RecordBatch.wrap(builder.build()).clearProducerState();
+    }
+
+    @Test
     public void rewritingBaseOffsetAndLeaderEpochKeepsTheCrc() {
         RecordBatch batch = RecordBatch.wrap(threeRecords());
         long crc = batch.checksum();
