@@ -7,12 +7,14 @@ import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.config.ConfigException;
+import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.Header;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchBuilder;
+import io.millrace.common.record.TimestampType;
 import io.millrace.common.serialization.SerializationException;
 import io.millrace.common.serialization.Serializer;
 import io.millrace.common.utils.Time;
@@ -149,6 +151,69 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
             Thread.currentThread().interrupt();
             metrics.recordError();
             throw new MillraceException("Interrupted while sending to " + record.topic(), e);
+        }
+    }
+
+    /**
+     * Sends a whole record batch as it is to one partition: how the mirror copies what it fetched
+     * without decoding and re-encoding every record. The records keep their timestamps, keys, values,
+     * headers and compression; the broker gives them their offsets. The producer id, epoch and sequence
+     * that the source's producer stamped are cleared, as they mean nothing in this cluster. The callback
+     * runs once, with the metadata of the batch's first record. Batches to one partition, and records
+     * sent to it with {@link #send}, go out in the order they were handed in.
+     *
+     * @param batch a valid magic-2 CreateTime batch, neither transactional, nor a control batch, nor thinned
+     *              by compaction (one record per offset); the bytes are copied before this returns
+     * @throws IllegalArgumentException for any other batch
+     */
+    public Future<RecordMetadata> sendRecordBatch(String topic, int partition, RecordBatch batch, Callback callback) {
+        if (closed) {
+            throw new IllegalStateException("Cannot send after the producer is closed");
+        }
+        ensureCopyable(batch);
+        long nowMs = time.milliseconds();
+        long deadlineMs = client.inIoThread() ? nowMs : nowMs + maxBlockMs;
+        TopicPartition tp = new TopicPartition(topic, partition);
+        try {
+            int partitionCount = metadata.snapshot().partitionCount(topic);
+            if (partitionCount <= 0) {
+                partitionCount = awaitPartitionCount(topic, deadlineMs);
+            }
+            if (partition < 0 || partition >= partitionCount) {
+                throw new InvalidPartitionsException("Partition " + partition + " of topic " + topic
+                    + " does not exist: it has " + partitionCount + " partitions");
+            }
+            if (batch.sizeInBytes() > maxRecordSize) {
+                throw new RecordTooLargeException("A record batch to " + tp + " is " + batch.sizeInBytes() + " bytes, more "
+                    + "than max.request.size (" + config.maxRequestSize() + ") or buffer.memory (" + config.bufferMemory()
+                    + ") allow");
+            }
+            return accumulator.appendBatch(tp, batch, callback, Math.max(0, deadlineMs - time.milliseconds()));
+        } catch (MillraceException e) {
+            metrics.recordError();
+            if (callback != null) {
+                callback.onCompletion(new RecordMetadata(tp, RecordMetadata.UNKNOWN_OFFSET, -1L, -1, -1), e);
+            }
+            return CompletableFuture.failedFuture(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            metrics.recordError();
+            throw new MillraceException("Interrupted while sending to " + tp, e);
+        }
+    }
+
+    /** Whether {@link #sendRecordBatch} takes a batch of this kind (its header says; the CRC is checked there). */
+    public static boolean isCopyable(RecordBatch batch) {
+        return batch.magic() == RecordBatch.MAGIC && !batch.isTransactional() && !batch.isControlBatch()
+            && batch.timestampType() == TimestampType.CREATE_TIME && batch.recordCount() == batch.lastOffsetDelta() + 1;
+    }
+
+    private static void ensureCopyable(RecordBatch batch) {
+        if (!isCopyable(batch)) {
+            throw new IllegalArgumentException("Only a whole, non-transactional CreateTime batch is sent as it is: " + batch);
+        }
+        if (!batch.isValid()) {
+            throw new CorruptRecordException("A record batch handed in to be sent as it is fails its CRC check: " + batch);
         }
     }
 

@@ -42,6 +42,8 @@ public final class ProducerBatch {
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
 
     private int lastRecordSize;
+    /** The records of a batch that came built (see {@link #ofBuilt}); otherwise one future per record. */
+    private int builtRecords;
     private ByteBuffer built;
     private int attempts;
     private long retryAtMs;
@@ -58,13 +60,32 @@ public final class ProducerBatch {
      */
     ProducerBatch(TopicPartition topicPartition, ByteBuffer pooledBuffer, CompressionType compression, int sizeLimit,
                   long createdMs, long sequence) {
+        this(topicPartition, pooledBuffer, new RecordBatchBuilder(new ByteBufferOutputStream(pooledBuffer), compression,
+            TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP), sizeLimit, createdMs, sequence);
+    }
+
+    private ProducerBatch(TopicPartition topicPartition, ByteBuffer pooledBuffer, RecordBatchBuilder builder, int sizeLimit,
+                          long createdMs, long sequence) {
         this.topicPartition = topicPartition;
         this.pooledBuffer = pooledBuffer;
+        this.builder = builder;
         this.sizeLimit = sizeLimit;
         this.createdMs = createdMs;
         this.sequence = sequence;
-        this.builder = new RecordBatchBuilder(new ByteBufferOutputStream(pooledBuffer), compression,
-            TimestampType.CREATE_TIME, 0L, RecordBatch.NO_TIMESTAMP);
+    }
+
+    /**
+     * A batch that came whole, already in {@code pooledBuffer} (positioned at its start, limited at its
+     * end): it goes out as it is, one future standing for all its records.
+     */
+    static ProducerBatch ofBuilt(TopicPartition topicPartition, ByteBuffer pooledBuffer, long createdMs, long sequence,
+                                 int recordCount, long firstTimestamp, Callback callback) {
+        ProducerBatch batch = new ProducerBatch(topicPartition, pooledBuffer, (RecordBatchBuilder) null, pooledBuffer.remaining(),
+            createdMs, sequence);
+        batch.built = pooledBuffer.slice();
+        batch.builtRecords = recordCount;
+        batch.records.add(new FutureRecordMetadata(batch, 0, firstTimestamp, -1, -1, callback));
+        return batch;
     }
 
     /**
@@ -86,6 +107,11 @@ public final class ProducerBatch {
             key == null ? -1 : key.length, value == null ? -1 : value.length, callback);
         records.add(future);
         return future;
+    }
+
+    /** The future of the batch's first record: for a batch that came built, the one that stands for all. */
+    FutureRecordMetadata firstRecord() {
+        return records.get(0);
     }
 
     /** Whether another record like the last one would not fit: the batch should go now. */
@@ -194,7 +220,7 @@ public final class ProducerBatch {
     }
 
     public int recordCount() {
-        return records.size();
+        return builtRecords > 0 ? builtRecords : records.size();
     }
 
     /** The batch's size in bytes once closed; before, its uncompressed estimate. */

@@ -5,6 +5,7 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.Node;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.Header;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.common.utils.Time;
 import io.millrace.producer.Callback;
@@ -107,18 +108,11 @@ public final class RecordAccumulator {
         throws InterruptedException {
         int size = Math.max(batchSize, RecordBatchBuilder.sizeOfSingleRecordBatch(
             key == null ? null : ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value), headers));
-        long startNs = time.nanoseconds();
-        ByteBuffer buffer = pool.allocate(size, maxBlockMs);
-        metrics.recordSendBlocked(time.nanoseconds() - startNs);
+        ByteBuffer buffer = allocate(size, maxBlockMs);
         Deque<ProducerBatch> queue = queueOf(tp);
         FutureRecordMetadata future;
         synchronized (queue) {
-            try {
-                ensureOpen();
-            } catch (IllegalStateException e) {
-                pool.deallocate(buffer);
-                throw e;
-            }
+            ensureOpen(buffer);
             // another thread may have opened a batch while this one waited for memory
             future = tryAppendLast(tp, queue, timestamp, key, value, headers, callback);
             if (future != null) {
@@ -133,6 +127,37 @@ public final class RecordAccumulator {
         }
         batchReady.accept(tp);
         return future;
+    }
+
+    /**
+     * Queues a whole record batch for {@code tp} behind what is queued there, copied into a buffer from
+     * the pool (which may block up to {@code maxBlockMs}) with its producer state cleared; the broker
+     * gives its records their offsets. Records appended later go into a batch after it.
+     *
+     * @param batch a valid, non-transactional magic-2 batch; left untouched
+     */
+    public FutureRecordMetadata appendBatch(TopicPartition tp, RecordBatch batch, Callback callback, long maxBlockMs)
+        throws InterruptedException {
+        ByteBuffer buffer = allocate(Math.max(batch.sizeInBytes(), batchSize), maxBlockMs);
+        buffer.clear();
+        buffer.put(batch.slice()).flip();
+        RecordBatch copy = RecordBatch.wrap(buffer);
+        copy.setBaseOffset(0L);
+        copy.setPartitionLeaderEpoch(RecordBatch.NO_PARTITION_LEADER_EPOCH);
+        if (copy.producerId() != RecordBatch.NO_PRODUCER_ID || copy.baseSequence() != RecordBatch.NO_SEQUENCE) {
+            copy.clearProducerState();
+        }
+        Deque<ProducerBatch> queue = queueOf(tp);
+        ProducerBatch queued;
+        synchronized (queue) {
+            ensureOpen(buffer);
+            queued = ProducerBatch.ofBuilt(tp, buffer, time.milliseconds(), batchSequence.incrementAndGet(),
+                batch.recordCount(), batch.baseTimestamp(), callback);
+            queue.addLast(queued);
+            incomplete.add(queued);
+        }
+        batchReady.accept(tp);
+        return queued.firstRecord();
     }
 
     private FutureRecordMetadata tryAppendLast(TopicPartition tp, Deque<ProducerBatch> queue, long timestamp,
@@ -151,6 +176,23 @@ public final class RecordAccumulator {
     private Deque<ProducerBatch> queueOf(TopicPartition tp) {
         Deque<ProducerBatch> queue = batches.get(tp);
         return queue != null ? queue : batches.computeIfAbsent(tp, k -> new ArrayDeque<>());
+    }
+
+    private ByteBuffer allocate(int size, long maxBlockMs) throws InterruptedException {
+        long startNs = time.nanoseconds();
+        ByteBuffer buffer = pool.allocate(size, maxBlockMs);
+        metrics.recordSendBlocked(time.nanoseconds() - startNs);
+        return buffer;
+    }
+
+    /** Checks the accumulator is open, giving {@code buffer} back to the pool if it is not. */
+    private void ensureOpen(ByteBuffer buffer) {
+        try {
+            ensureOpen();
+        } catch (IllegalStateException e) {
+            pool.deallocate(buffer);
+            throw e;
+        }
     }
 
     private void ensureOpen() {
