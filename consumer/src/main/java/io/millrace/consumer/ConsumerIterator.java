@@ -118,25 +118,67 @@ public final class ConsumerIterator<K, V> implements Iterator<ConsumerRecord<K, 
 
     /** Waits for the next chunk until {@code deadline} (System.nanoTime); false on timeout. */
     private boolean takeChunk(long deadline) throws InterruptedException {
+        FetchedChunk chunk = awaitChunk(deadline);
+        if (chunk == null) {
+            return false;
+        }
+        if (!chunk.isShutdown() && !chunk.partition().isRevoked()) {
+            partition = chunk.partition();
+            cursor = new RecordCursor(chunk.records(), firstUndelivered(chunk), Long.MAX_VALUE, checkCrcs, null);
+        }
+        return true;
+    }
+
+    /** The next chunk, or null when none came before {@code deadline}; the shutdown marker ends the stream. */
+    private FetchedChunk awaitChunk(long deadline) throws InterruptedException {
         FetchedChunk chunk;
         if (deadline == Long.MAX_VALUE) {
             chunk = queue.take();
         } else {
             chunk = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
-        if (chunk == null) {
-            return false;
-        }
-        if (chunk.isShutdown()) {
+        if (chunk != null && chunk.isShutdown()) {
             shutdown = true;
             queue.offer(chunk);   // leave it for anyone else waiting on this queue
-            return true;
         }
-        if (!chunk.partition().isRevoked()) {
-            partition = chunk.partition();
-            long from = Math.max(chunk.fetchOffset(), Math.max(partition.consumedOffset(), pending.deliveredUpTo(partition)));
-            cursor = new RecordCursor(chunk.records(), from, Long.MAX_VALUE, checkCrcs, null);
+        return chunk;
+    }
+
+    /** Where to start in a chunk: it may begin before what this stream has already delivered or processed. */
+    private long firstUndelivered(FetchedChunk chunk) {
+        OwnedPartition owner = chunk.partition();
+        return Math.max(chunk.fetchOffset(), Math.max(owner.consumedOffset(), pending.deliveredUpTo(owner)));
+    }
+
+    /**
+     * The next fetched chunk as whole record batches, none of them decoded, starting at the first
+     * offset not yet delivered (so its first batch may hold earlier records, which the caller skips), or
+     * null when none came within {@code waitMs} or the consumer closed. Every offset up to the chunk's
+     * {@link FetchedBatches#nextOffset()} counts as delivered, and is covered by the commit after the next
+     * {@link #markProcessed()}. For a copier that sends batches as they came; a stream is read either
+     * this way or record by record.
+     */
+    FetchedBatches pollBatches(long waitMs) throws InterruptedException {
+        if (next != null || cursor != null) {
+            throw new IllegalStateException("This stream is being read record by record");
         }
-        return true;
+        long deadline = waitMs == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        while (!shutdown) {
+            FetchedChunk chunk = awaitChunk(deadline);
+            if (chunk == null) {
+                return null;
+            }
+            if (chunk.isShutdown() || chunk.partition().isRevoked()) {
+                continue;
+            }
+            long from = firstUndelivered(chunk);
+            FetchedBatches batches = new FetchedBatches(chunk.partition().tp(), from, -1L, -1L, chunk.records(), checkCrcs);
+            long end = batches.nextOffset();
+            if (end > from) {
+                pending.delivered(chunk.partition(), end);
+                return batches;
+            }
+        }
+        return null;
     }
 }

@@ -45,7 +45,10 @@ public final class FetchedBatches {
         return fetchOffset;
     }
 
-    /** The offset after the last record a consumer may read: the log end offset without replication. */
+    /**
+     * The offset after the last record a consumer may read: the log end offset without replication;
+     * -1 for batches a group consumer's stream handed out, which carry no fetch answer.
+     */
     public long highWatermark() {
         return highWatermark;
     }
@@ -83,8 +86,15 @@ public final class FetchedBatches {
      * records in the CPU's cache. A corrupt batch fails the call that reaches it.
      */
     public <K, V> Iterator<ConsumerRecord<K, V>> iterator(long endOffset, Deserializer<K> keys, Deserializer<V> values) {
+        return iterator(fetchOffset, endOffset, keys, values);
+    }
+
+    /** The records from {@code fromOffset} up to {@code endOffset} (exclusive), as {@link #iterator(long, Deserializer, Deserializer)}. */
+    public <K, V> Iterator<ConsumerRecord<K, V>> iterator(long fromOffset, long endOffset, Deserializer<K> keys,
+                                                        Deserializer<V> values) {
         RecordConverter<K, V> converter = new RecordConverter<>(keys, values);
-        RecordCursor cursor = new RecordCursor(records.duplicate(), fetchOffset, endOffset, checkCrcs, null);
+        RecordCursor cursor = new RecordCursor(records.duplicate(), Math.max(fromOffset, fetchOffset), endOffset, checkCrcs,
+            null);
         return new Iterator<>() {
             private Boolean ahead;
 

@@ -67,6 +67,40 @@ public final class PollingConsumer<K, V> implements AutoCloseable {
         return records;
     }
 
+    /**
+     * The batch form of {@link #poll}, for a copier that sends what it fetched without decoding it:
+     * waits up to {@code timeout} for fetched chunks and returns those there, each one partition's whole
+     * batches from its first undelivered offset on (see {@link FetchedBatches#fetchOffset()}: a first
+     * batch may start before it), at most one chunk per stream. Empty when nothing came. As with
+     * {@link #poll}, calling it says what the previous call returned is processed. A consumer is polled
+     * either this way or record by record.
+     */
+    public List<FetchedBatches> pollBatches(Duration timeout) throws InterruptedException {
+        if (iterators.isEmpty()) {
+            throw new IllegalStateException("Subscribe before polling");
+        }
+        markProcessed();
+        List<FetchedBatches> chunks = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (int i = 0; i < iterators.size(); i++) {
+                FetchedBatches chunk = nextIterator().pollBatches(0);
+                if (chunk != null) {
+                    chunks.add(chunk);
+                }
+            }
+            long leftMs = (deadline - System.nanoTime()) / 1_000_000;
+            if (!chunks.isEmpty() || leftMs <= 0) {
+                return chunks;
+            }
+            FetchedBatches first = nextIterator().pollBatches(Math.min(leftMs, 10));
+            if (first != null) {
+                chunks.add(first);
+                return chunks;
+            }
+        }
+    }
+
     /** Takes what the streams hold without waiting, round robin, up to maxRecords. */
     private void drainAvailable(List<ConsumerRecord<K, V>> records) throws InterruptedException {
         int idle = 0;

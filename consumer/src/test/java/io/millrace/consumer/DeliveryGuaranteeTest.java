@@ -169,6 +169,52 @@ public class DeliveryGuaranteeTest {
         }
     }
 
+    /**
+     * The batch form of poll, for the mirror: chunks start at the first offset not yet processed, even
+     * inside a batch, and what one call returned is committed once the next call (or commit) says so.
+     */
+    @Test
+    public void pollBatchesHandsOutWholeBatchesFromTheCommittedOffsetAndCommitsThemLikePoll() throws Exception {
+        cluster.createTopic("whole-batches", 1);
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            sent.addAll(producer.produceTo("whole-batches", 0, 10, "w" + i + "-", null));
+        }
+        try (PollingConsumer<String, String> consumer = new PollingConsumer<>(
+                new ConsumerConfig(settings("g-whole", false)), new StringDeserializer(), new StringDeserializer(), 5)) {
+            consumer.subscribe(Set.of("whole-batches"));
+            List<String> first = values(pollSome(consumer));
+            assertEquals(sent.subList(0, first.size()), first);
+            consumer.commit();
+        }
+        long processed = committed("g-whole", "whole-batches");
+        assertTrue("inside the first batch: " + processed, processed > 0 && processed <= 5);
+
+        List<String> copied = new ArrayList<>();
+        try (PollingConsumer<String, String> consumer = new PollingConsumer<>(
+                new ConsumerConfig(settings("g-whole", false)), new StringDeserializer(), new StringDeserializer(), 5)) {
+            consumer.subscribe(Set.of("whole-batches"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            long expectedFrom = processed;
+            while (copied.size() < 30 - processed && System.nanoTime() < deadline) {
+                for (FetchedBatches chunk : consumer.pollBatches(Duration.ofMillis(200))) {
+                    assertEquals(expectedFrom, chunk.fetchOffset());
+                    assertTrue("a chunk's first batch holds its first offset",
+                        chunk.batches().get(0).baseOffset() <= chunk.fetchOffset()
+                            && chunk.batches().get(0).lastOffset() >= chunk.fetchOffset());
+                    chunk.iterator(chunk.fetchOffset(), Long.MAX_VALUE, new StringDeserializer(), new StringDeserializer())
+                        .forEachRemaining(record -> copied.add(record.value()));
+                    expectedFrom = chunk.nextOffset();
+                }
+            }
+            assertEquals(sent.subList((int) processed, 30), copied);
+            assertEquals("nothing is processed until the next call or a commit says so", processed,
+                committed("g-whole", "whole-batches"));
+            consumer.commit();
+            assertEquals(30, committed("g-whole", "whole-batches"));
+        }
+    }
+
     private static List<ConsumerRecord<String, String>> pollSome(PollingConsumer<String, String> consumer)
             throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
