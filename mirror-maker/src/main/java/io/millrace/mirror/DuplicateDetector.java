@@ -76,17 +76,7 @@ final class DuplicateDetector {
         if (maxRecords == 0 || targetTopic == null) {
             return false;
         }
-        Check[] partitions = checks.get(record.topic());
-        if (partitions == null || partitions.length <= record.partition()) {
-            partitions = Arrays.copyOf(partitions == null ? new Check[0] : partitions, record.partition() + 1);
-            checks.put(record.topic(), partitions);
-        }
-        Check check = partitions[record.partition()];
-        if (check == null) {
-            check = new Check(record.offset(), offlineTail(new TopicPartition(targetTopic, record.partition()),
-                record.timestamp()));
-            partitions[record.partition()] = check;
-        }
+        Check check = check(record.topic(), record.partition(), record.offset(), record.timestamp(), targetTopic);
         if (check.isOver()) {
             return false;
         }
@@ -100,6 +90,35 @@ final class DuplicateDetector {
         }
         end(record.topicPartition(), check);
         return false;
+    }
+
+    /**
+     * Whether the records of a live partition need not be looked at one by one any more, as the check of
+     * its takeover is over (or finds nothing to match: an offline partition with nothing from
+     * {@code timestamp} on). The first batch since the partition was taken starts the check, as its
+     * first record would; {@code offset} and {@code timestamp} are that batch's first.
+     */
+    boolean isSettled(String topic, int partition, long offset, long timestamp, String targetTopic) {
+        if (maxRecords == 0 || targetTopic == null) {
+            return true;
+        }
+        return check(topic, partition, offset, timestamp, targetTopic).isOver();
+    }
+
+    /** The check of a live partition, started when this is its first record or batch since it was taken. */
+    private Check check(String topic, int partition, long offset, long timestamp, String targetTopic) {
+        Check[] partitions = checks.get(topic);
+        if (partitions == null || partitions.length <= partition) {
+            partitions = Arrays.copyOf(partitions == null ? new Check[0] : partitions, partition + 1);
+            checks.put(topic, partitions);
+        }
+        Check check = partitions[partition];
+        if (check == null) {
+            long[] tail = offlineTail(new TopicPartition(targetTopic, partition), timestamp);
+            check = new Check(offset, tail.length == 0 ? null : tail);
+            partitions[partition] = check;
+        }
+        return check;
     }
 
     /** The partitions were given up: whoever takes them next checks again. */

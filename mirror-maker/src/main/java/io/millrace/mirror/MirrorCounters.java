@@ -77,6 +77,20 @@ public final class MirrorCounters implements MirrorMetricsMBean {
             latencyMax.accumulate(latencyMs);
         }
 
+        /** A whole batch copied: its records and their key and value bytes, consumed. */
+        void consumed(int records, long bytes) {
+            recordsIn.record(records);
+            bytesIn.record(bytes);
+        }
+
+        /** A whole batch acknowledged: the sum of its records' latencies and the largest. */
+        void produced(int records, long bytes, long latencySumMs, long latencyMaxMs) {
+            recordsOut.record(records);
+            bytesOut.record(bytes);
+            latencySum.add(latencySumMs);
+            latencyMax.accumulate(latencyMaxMs);
+        }
+
         @Override
         public long getRecordsIn() {
             return recordsIn.total();

@@ -6,7 +6,9 @@ import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.serialization.ByteArrayDeserializer;
 import io.millrace.consumer.ConsumerConfig;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.FetchedBatches;
 import io.millrace.consumer.PartitionReader;
 import io.millrace.consumer.PollingConsumer;
 import io.millrace.consumer.RebalanceListener;
@@ -14,6 +16,7 @@ import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerRecord;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +40,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(MirrorStream.class);
     private static final Duration POLL = Duration.ofMillis(100);
+    private static final ByteArrayDeserializer BYTES = new ByteArrayDeserializer();
 
     private final String name;
     private final String cluster;
@@ -59,6 +63,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private Route lastRoute;   // the route of the previous record: records come in runs of one partition
     /** Read once: a setting looked up per record costs the mirror thread measurably. */
     private final boolean keepsPartitions;
+    private final boolean copiesBatches;
     /** Held from a poll through the sends of what it returned, and by a rebalance's flush-and-commit. */
     private final ReentrantLock taking = new ReentrantLock();
     private final AtomicReference<MirrorException> failure = new AtomicReference<>();
@@ -100,6 +105,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
         });
         this.duplicates = new DuplicateDetector(offline, config.duplicateCheckMaxRecords(), name);
         this.keepsPartitions = config.keepsPartitions();
+        // a whole batch keeps its partition: with key placement every record is placed on its own
+        this.copiesBatches = config.copiesBatches() && keepsPartitions;
         this.thread = new Thread(this, "millrace-mirror-" + name);
     }
 
@@ -159,12 +166,73 @@ final class MirrorStream implements Runnable, RebalanceListener {
         taking.lock();
         try {
             throwIfFailed();
-            List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(POLL);
-            for (ConsumerRecord<byte[], byte[]> record : records) {
-                send(record);
+            if (copiesBatches) {
+                for (FetchedBatches chunk : consumer.pollBatches(POLL)) {
+                    copy(chunk);
+                }
+            } else {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                    send(record);
+                }
             }
         } finally {
             taking.unlock();
+        }
+    }
+
+    /**
+     * Copies one partition's fetched batches: each whole where it can be, else its records one by one
+     * (see {@link MirrorMakerConfig#BATCH_COPY_ENABLED_CONFIG} for when).
+     */
+    private void copy(FetchedBatches chunk) throws InterruptedException {
+        TopicPartition source = chunk.partition();
+        long from = chunk.fetchOffset();
+        for (RecordBatch batch : chunk.batches()) {
+            if (batch.lastOffset() < from || batch.isControlBatch()) {
+                continue;
+            }
+            if (batch.baseOffset() >= from && MillraceProducer.isCopyable(batch) && duplicates.isSettled(source.topic(),
+                    source.partition(), batch.baseOffset(), batch.baseTimestamp(), route(source).target)) {
+                send(source, batch);
+            } else {
+                Iterator<ConsumerRecord<byte[], byte[]>> records = chunk.iterator(Math.max(from, batch.baseOffset()),
+                    batch.nextOffset(), BYTES, BYTES);
+                while (records.hasNext()) {
+                    send(records.next());
+                }
+            }
+        }
+    }
+
+    /** Sends one live batch as it is, once the schemas it names are offline. */
+    private void send(TopicPartition source, RecordBatch batch) throws InterruptedException {
+        Route route = route(source);
+        BatchSummary summary = BatchSummary.scan(batch, source.topic(), schemas, audit != null);
+        MirrorCounters.TopicCounters topic = route.counters;
+        topic.consumed(summary.records, summary.bytes);
+        if (audit != null) {
+            for (int i = 0; i < summary.records; i++) {
+                audit.read(source.topic(), summary.timestamps[i], summary.sizes[i]);
+            }
+        }
+        long first = batch.baseOffset();
+        long last = batch.lastOffset();
+        try {
+            producer.sendRecordBatch(route.target, source.partition(), batch, (metadata, exception) -> {
+                if (exception == null) {
+                    long now = System.currentTimeMillis();
+                    topic.produced(summary.records, summary.bytes, summary.latencySumMs(now), summary.latencyMaxMs(now));
+                    if (audit != null) {
+                        for (int i = 0; i < summary.records; i++) {
+                            audit.acknowledged(source.topic(), summary.timestamps[i], summary.sizes[i]);
+                        }
+                    }
+                } else if (failure.compareAndSet(null, sendFailed(source, first, last, exception))) {
+                    abort.run();
+                }
+            });
+        } catch (RuntimeException e) {
+            throw sendFailed(source, first, last, e);
         }
     }
 
@@ -182,17 +250,19 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
     }
 
-    private Route route(ConsumerRecord<?, ?> record) throws InterruptedException {
-        Route route = lastRoute != null && lastRoute.live.equals(record.topic()) ? lastRoute : routes.get(record.topic());
+    private Route route(TopicPartition source) throws InterruptedException {
+        return route(source.topic(), source.partition());
+    }
+
+    private Route route(String live, int partition) throws InterruptedException {
+        Route route = lastRoute != null && lastRoute.live.equals(live) ? lastRoute : routes.get(live);
         if (route == null) {
-            route = new Route(record.topic(), config.offlineTopic(cluster, record.topic()),
-                counters.topic(cluster, record.topic()));
-            routes.put(record.topic(), route);
+            route = new Route(live, config.offlineTopic(cluster, live), counters.topic(cluster, live));
+            routes.put(live, route);
         }
         lastRoute = route;
-        if (record.partition() >= route.partitionsEnsured) {   // first record, or the live topic grew
-            int partitions = Math.max(sourceTopics.partitionCount(record.topic()), record.partition() + 1);
-            String live = record.topic();
+        if (partition >= route.partitionsEnsured) {   // first record, or the live topic grew
+            int partitions = Math.max(sourceTopics.partitionCount(live), partition + 1);
             targets.ensure(route.target, partitions,
                 () -> config.syncTopicConfigs() ? sourceSettings.of(live) : java.util.Map.of());
             route.partitionsEnsured = partitions;
@@ -201,7 +271,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
     }
 
     private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-        Route route = route(record);
+        Route route = route(record.topic(), record.partition());
         String target = route.target;
         if (schemas != null) {
             // before the record can be seen offline, its schemas must be there
@@ -234,6 +304,11 @@ final class MirrorStream implements Runnable, RebalanceListener {
         } catch (RuntimeException e) {
             throw sendFailed(record, e);
         }
+    }
+
+    private MirrorException sendFailed(TopicPartition source, long first, long last, Exception cause) {
+        return new MirrorException("The offline cluster refused " + source + " offset " + first + " (a batch up to offset "
+            + last + ") from " + name + ": " + cause, cause);
     }
 
     private MirrorException sendFailed(ConsumerRecord<?, ?> record, Exception cause) {

@@ -39,10 +39,18 @@ final class SchemaCopier {
 
     /** Copies the schema {@code data} names, if it is in the wire format and its id is new here. */
     void ensureCopied(String topic, byte[] data, boolean isKey) {
-        if (data == null || data.length < WireFormat.PAYLOAD_OFFSET || data[0] != WireFormat.MAGIC_BYTE) {
+        if (data != null) {
+            ensureCopied(topic, ByteBuffer.wrap(data), isKey);
+        }
+    }
+
+    /** The same for a key or value read where it lies in a record batch (from its position to its limit). */
+    void ensureCopied(String topic, ByteBuffer data, boolean isKey) {
+        int start = data == null ? 0 : data.position();
+        if (data == null || data.remaining() < WireFormat.PAYLOAD_OFFSET || data.get(start) != WireFormat.MAGIC_BYTE) {
             return;
         }
-        int id = ByteBuffer.wrap(data, WireFormat.SCHEMA_ID_OFFSET, WireFormat.SCHEMA_ID_LENGTH).getInt();
+        int id = data.getInt(start + WireFormat.SCHEMA_ID_OFFSET);
         if (copied.contains(id) || unknown.contains(id)) {
             return;
         }
