@@ -1,5 +1,6 @@
 package io.millrace.hadoop;
 
+import io.millrace.audit.AuditConfig;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.config.AbstractConfig;
 import io.millrace.common.config.ConfigDef;
@@ -103,6 +104,23 @@ public final class LoadConfig extends AbstractConfig {
         + "than this belongs to a load that died, and the next load takes it over. Loads that overlap anyway are "
         + "refused at the commit point.";
 
+    public static final String AUDIT_ENABLED_CONFIG = "audit.enabled";
+    static final String AUDIT_ENABLED_DOC = "Count what each load loads, per topic and audit window of event time "
+        + "(events, bytes, events without a time, undecodable messages, latency), keep the counts in its manifest, "
+        + "and publish them to the audit topic, tier hadoop, only after the load's commit point, under ids taken "
+        + "from the manifest, so that a load completed again after a crash is counted once. The audit topic is on "
+        + "the cluster the load reads, its records are registered with schema.registry.url. The other audit "
+        + "settings (audit.topic, audit.window.ms, audit.close.timeout.ms, ...; see docs/audit.md) may be given "
+        + "here too.";
+
+    public static final String AUDIT_CLUSTER_CONFIG = AuditConfig.AUDIT_CLUSTER_CONFIG;
+    static final String AUDIT_CLUSTER_DOC = "The cluster name the load's audit counts are published under: the "
+        + "offline cluster the load reads. The audit report holds a tier whose cluster has no producers against "
+        + "all producers of the topic.";
+
+    /** The audit tier of the load's counts. */
+    public static final String AUDIT_TIER = "hadoop";
+
     public static final String SETTINGS_KEY = "millrace.hadoop.settings";
 
     public static final String EARLIEST = "earliest";
@@ -131,7 +149,9 @@ public final class LoadConfig extends AbstractConfig {
             Importance.MEDIUM, RECREATED_TOPIC_DOC)
         .define(LOCK_LEASE_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(100), Importance.LOW, LOCK_LEASE_MS_DOC)
         .define(VALUE_FORMAT_CONFIG, Type.STRING, "avro", ValidString.in("raw", "avro"), Importance.LOW,
-            VALUE_FORMAT_DOC);
+            VALUE_FORMAT_DOC)
+        .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, AUDIT_ENABLED_DOC)
+        .define(AUDIT_CLUSTER_CONFIG, Type.STRING, "offline", Importance.LOW, AUDIT_CLUSTER_DOC);
 
     public LoadConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -237,12 +257,43 @@ public final class LoadConfig extends AbstractConfig {
         return String.join(",", urls);
     }
 
+    public boolean auditEnabled() {
+        return getBoolean(AUDIT_ENABLED_CONFIG);
+    }
+
+    /**
+     * The settings of the load's audit publisher: the brokers, client and registry settings the load reads
+     * with (the audit topic is on the cluster it loads from), the audit.* settings given, and the hadoop tier.
+     */
+    public Map<String, Object> auditSettings() {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(AuditConfig.AUDIT_TIER_CONFIG, AUDIT_TIER);
+        settings.put(AuditConfig.AUDIT_APPLICATION_CONFIG, "millrace-load");
+        originals().forEach((name, value) -> {
+            if (name.startsWith("audit.") || name.startsWith("schema.registry.")
+                || CONFIG.key(name) != null && !name.startsWith("millrace.")) {
+                settings.put(name, value);
+            }
+        });
+        settings.put(AUDIT_CLUSTER_CONFIG, getString(AUDIT_CLUSTER_CONFIG));
+        settings.remove(AUDIT_ENABLED_CONFIG);
+        return settings;
+    }
+
+    /** The audit's settings as the audit module reads them; throws {@link ConfigException} for a bad one. */
+    public AuditConfig auditConfig() {
+        return new AuditConfig(auditSettings());
+    }
+
     /** Checks what a load needs beyond what the InputFormat needs; throws {@link ConfigException} naming what is missing. */
     public void validateForLoad() {
         dataRoot();
         schemaRegistryUrl();
         if (topics().isEmpty() && topicsRegex() == null) {
             throw new ConfigException("Name the topics to load: " + TOPICS_CONFIG + " (--topics) or " + TOPICS_REGEX_CONFIG);
+        }
+        if (auditEnabled()) {
+            auditConfig();   // bad audit settings fail the load before it reads anything
         }
     }
 

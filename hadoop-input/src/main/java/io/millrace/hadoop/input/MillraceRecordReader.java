@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counter;
@@ -39,6 +41,12 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
      */
     public static final String TASK_LOST_RANGES = "millrace.hadoop.task.lost.ranges";
 
+    /**
+     * Where the reader leaves, in the task's configuration, how many messages of each topic it could not
+     * decode ({@code topic/count;...}), so that the mapper can count them for the audit.
+     */
+    public static final String TASK_UNDECODABLE = "millrace.hadoop.task.undecodable";
+
     private final MillraceKey key = new MillraceKey();
     private final MillraceValue value = new MillraceValue();
 
@@ -52,6 +60,7 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
     private Counter lostOffsets;
     private Configuration taskConf;
     private final List<LostRange> lostWhileReading = new ArrayList<>();
+    private final Map<String, Long> undecodableByTopic = new TreeMap<>();
 
     private int rangeIndex = -1;
     private PartitionRange range;
@@ -77,6 +86,7 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         ranges.forEach(r -> lostOffsets.increment(r.lost()));
         taskConf = context.getConfiguration();
         taskConf.set(TASK_LOST_RANGES, "");
+        taskConf.set(TASK_UNDECODABLE, "");
     }
 
     @Override
@@ -157,8 +167,30 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         } catch (RuntimeException e) {
             errors.write(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(), record.value(), e);
             undecodable.increment(1);
+            undecodableByTopic.merge(record.topic(), 1L, Long::sum);
+            taskConf.set(TASK_UNDECODABLE, encode(undecodableByTopic));
             return false;
         }
+    }
+
+    /** {@code topic/count;...}: topic names hold neither '/' nor ';'. */
+    private static String encode(Map<String, Long> counts) {
+        StringBuilder out = new StringBuilder();
+        counts.forEach((topic, count) -> out.append(out.length() == 0 ? "" : ";").append(topic).append('/').append(count));
+        return out.toString();
+    }
+
+    /** The undecodable messages per topic the reader of this task has met so far ({@link #TASK_UNDECODABLE}). */
+    public static Map<String, Long> undecodableByTopic(Configuration taskConf) {
+        Map<String, Long> counts = new TreeMap<>();
+        String encoded = taskConf.get(TASK_UNDECODABLE, "");
+        if (!encoded.isEmpty()) {
+            for (String one : encoded.split(";")) {
+                int slash = one.lastIndexOf('/');
+                counts.put(one.substring(0, slash), Long.parseLong(one.substring(slash + 1)));
+            }
+        }
+        return counts;
     }
 
     @Override

@@ -191,7 +191,7 @@ public final class LoadJob {
         checkCoverage(plan, reports);
         checkErrors(state, runId, reports);
         Manifest manifest = new ManifestBuilder(fs, output, dataRoot, state.errors(sequence))
-            .build(sequence, runId, previous, plan, reports);
+            .build(sequence, runId, previous, plan, reports, config.auditEnabled());
         Path written = new Path(loadDir, "manifest.json");
         JsonFiles.write(fs, written, manifest);
         hook.reached(CommitStep.MANIFEST_WRITTEN);

@@ -9,6 +9,7 @@ import io.millrace.hadoop.input.LostRange;
 import io.millrace.hadoop.input.MillraceRecordReader;
 import io.millrace.hadoop.input.PartitionRange;
 import io.millrace.hadoop.state.JsonFiles;
+import io.millrace.hadoop.state.WindowCount;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +22,8 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 
 /**
  * The load's map task: writes each decoded event into the Avro file of its topic and event hour
- * ({@link HourlyFiles}) in the task attempt's work directory, and at the end a {@link TaskReport}.
+ * ({@link HourlyFiles}) in the task attempt's work directory, counts it for the audit when auditing is
+ * on ({@link TaskAudit}), and at the end writes a {@link TaskReport}.
  * Everything it writes becomes part of the job's output only when the attempt commits; a failed or
  * killed attempt leaves nothing behind that the load would see. Emits no key-value pairs.
  */
@@ -34,13 +36,16 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
     private Path work;
     private FileSystem fs;
     private HourlyFiles files;
+    private TaskAudit audit;   // null: auditing off
 
     @Override
     protected void setup(Context context) throws IOException, InterruptedException {
         split = (MillraceInputSplit) context.getInputSplit();
         work = FileOutputFormat.getWorkOutputPath(context);
         fs = work.getFileSystem(context.getConfiguration());
-        files = new HourlyFiles(fs, work, LoadConfig.from(context.getConfiguration()), namesByTopic(split.ranges()));
+        LoadConfig config = LoadConfig.from(context.getConfiguration());
+        files = new HourlyFiles(fs, work, config, namesByTopic(split.ranges()));
+        audit = TaskAudit.of(config);
     }
 
     /** Each topic's file name stem: its first range in the split, and how many more of its ranges share the file. */
@@ -61,6 +66,9 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
     protected void map(MillraceKey key, MillraceValue value, Context context) throws IOException, InterruptedException {
         long eventTime = EventTime.of(value.record(), value.timestamp());
         files.append(key.topic(), eventTime, value.schemaId(), value.record());
+        if (audit != null) {
+            audit.written(key.topic(), eventTime, value.key(), value.value());
+        }
         context.getCounter(LoaderCounter.EVENTS_WRITTEN).increment(1);
         context.getCounter(TOPIC_COUNTER_GROUP, key.topic()).increment(1);
     }
@@ -73,7 +81,16 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
         TaskReport report = new TaskReport(split.name(), split.ranges(), written,
             context.getCounter(LoaderCounter.MESSAGES_READ).getValue(), undecodable,
             undecodable > 0 ? "errors/" + split.name() + ".errors.avro" : null,
-            LostRange.decode(context.getConfiguration().get(MillraceRecordReader.TASK_LOST_RANGES)));
+            LostRange.decode(context.getConfiguration().get(MillraceRecordReader.TASK_LOST_RANGES)), auditCounts(context));
         JsonFiles.write(fs, new Path(new Path(work, TaskReport.DIRECTORY), split.name() + ".json"), report);
+    }
+
+    /** What the audit counted, the reader's undecodable messages included; null with auditing off. */
+    private List<WindowCount> auditCounts(Context context) {
+        if (audit == null) {
+            return null;
+        }
+        audit.undecodable(MillraceRecordReader.undecodableByTopic(context.getConfiguration()));
+        return audit.windows();
     }
 }

@@ -10,6 +10,7 @@ import io.millrace.hadoop.state.FileMove;
 import io.millrace.hadoop.state.HourCount;
 import io.millrace.hadoop.state.Manifest;
 import io.millrace.hadoop.state.TopicHour;
+import io.millrace.hadoop.state.WindowCount;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +23,9 @@ import org.apache.hadoop.fs.Path;
 /**
  * Builds a load's manifest from the job's committed output: the offsets (the previous manifest's,
  * advanced to the end of every planned range), a move per file (data into the data root under the
- * same relative path, errors into the state directory), events per topic and hour, and the hours
- * that already existed in the data root before this load (late data).
+ * same relative path, errors into the state directory), events per topic and hour, the hours
+ * that already existed in the data root before this load (late data), and with auditing on the tasks'
+ * audit counts, merged per topic and window.
  */
 final class ManifestBuilder {
 
@@ -39,7 +41,9 @@ final class ManifestBuilder {
         this.errorDir = errorDir;
     }
 
-    Manifest build(long sequence, String runId, Manifest previous, LoadPlan plan, List<TaskReport> reports) throws IOException {
+    /** The manifest of load {@code sequence}; {@code audited}: whether the tasks counted for the audit. */
+    Manifest build(long sequence, String runId, Manifest previous, LoadPlan plan, List<TaskReport> reports, boolean audited)
+        throws IOException {
         List<FileMove> moves = new ArrayList<>();
         Map<TopicHour, Long> counts = new TreeMap<>(ManifestBuilder::compare);
         TreeSet<TopicHour> late = new TreeSet<>(ManifestBuilder::compare);
@@ -66,7 +70,19 @@ final class ManifestBuilder {
         }
         return new Manifest(sequence, runId, System.currentTimeMillis(), offsets(previous, plan), plan.ranges(), lost,
             moves, counts.entrySet().stream().map(e -> new HourCount(e.getKey().topic(), e.getKey().hour(), e.getValue())).toList(),
-            new ArrayList<>(late), records, errors, plan.restartedTopics());
+            new ArrayList<>(late), records, errors, plan.restartedTopics(), audited ? auditWindows(reports) : null);
+    }
+
+    /** The tasks' audit counts, one per topic and window, in that order. */
+    private static List<WindowCount> auditWindows(List<TaskReport> reports) {
+        Map<String, Map<Long, WindowCount>> windows = new TreeMap<>();
+        for (TaskReport report : reports) {
+            for (WindowCount count : report.audit() == null ? List.<WindowCount>of() : report.audit()) {
+                windows.computeIfAbsent(count.topic(), t -> new TreeMap<>())
+                    .merge(count.windowStart(), count, WindowCount::plus);
+            }
+        }
+        return windows.values().stream().flatMap(byStart -> byStart.values().stream()).toList();
     }
 
     /**

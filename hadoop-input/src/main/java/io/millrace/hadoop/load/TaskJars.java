@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
  * The jars a load's tasks need that a Hadoop cluster does not provide, shipped with the job when it
  * runs on YARN: Millrace's own, and the libraries whose versions the loader was built against and
  * Hadoop bundles older ones of (Avro, Jackson, Netty) or not at all (snappy-java, lz4-java, zstd-jni).
+ * {@code millrace-audit} is among Millrace's own: with auditing on, the tasks count with its {@code AuditCounter}.
  * They go through {@code tmpjars}, as {@code -libjars} does: the client uploads them with the job and
  * every task has them on its classpath. {@code mapreduce.job.user.classpath.first} (unless set
  * otherwise) puts them before the cluster's jars, so tasks decode with the same Avro and Jackson the
@@ -30,7 +31,7 @@ final class TaskJars {
 
     /** File names of the jars tasks need from the client: artifact id, a dash, a version. */
     static final Pattern SHIPPED = Pattern.compile(
-        "(millrace-(common|consumer|hadoop-input|schema-registry)|avro|jackson-(core|databind|annotations)"
+        "(millrace-(audit|common|consumer|hadoop-input|schema-registry)|avro|jackson-(core|databind|annotations)"
             + "|netty-[a-z-]+|snappy-java|lz4-java|zstd-jni)-\\d.*\\.jar");
 
     private TaskJars() {

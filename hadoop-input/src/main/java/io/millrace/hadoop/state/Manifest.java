@@ -20,14 +20,17 @@ import java.util.TreeMap;
  *   <li>{@code counts} and {@code lateHours}: events per topic and event hour, and the hours that had
  *       been loaded before (late data), for the summary and downstream jobs;</li>
  *   <li>{@code restartedTopics}: topics found deleted and created again, whose old offsets were dropped
- *       and which this load read from their start.</li>
+ *       and which this load read from their start;</li>
+ *   <li>{@code auditWindows}: with auditing on, what the load counted per topic and audit window, published
+ *       to the audit topic after the commit; null when auditing was off (and in manifests written before the
+ *       loader counted).</li>
  * </ul>
  * Immutable.
  */
 public record Manifest(long sequence, String runId, long committedAtMs, List<CommittedOffset> offsets,
                        List<PartitionRange> ranges, List<LostRange> lost, List<FileMove> files,
                        List<HourCount> counts, List<TopicHour> lateHours, long records, long errors,
-                       List<String> restartedTopics) {
+                       List<String> restartedTopics, List<WindowCount> auditWindows) {
 
     public Manifest {
         offsets = List.copyOf(offsets);
@@ -37,6 +40,7 @@ public record Manifest(long sequence, String runId, long committedAtMs, List<Com
         counts = List.copyOf(counts);
         lateHours = List.copyOf(lateHours);
         restartedTopics = restartedTopics == null ? List.of() : List.copyOf(restartedTopics);
+        auditWindows = auditWindows == null ? null : List.copyOf(auditWindows);
     }
 
     /** The committed offsets by partition. */
