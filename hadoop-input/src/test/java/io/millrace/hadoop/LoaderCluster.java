@@ -1,13 +1,19 @@
 package io.millrace.hadoop;
 
+import io.millrace.audit.AuditCounter;
+import io.millrace.audit.AuditingProducer;
 import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.serialization.ByteArraySerializer;
 import io.millrace.common.serialization.StringSerializer;
+import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerRecord;
 import io.millrace.producer.avro.AvroEventProducer;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
+import io.millrace.schemaregistry.serde.AvroSerializer;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import io.millrace.testkit.TestDirs;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -119,22 +125,54 @@ public final class LoaderCluster implements AutoCloseable {
      * with {@code first} the first n.
      */
     public List<SentEvent> produce(String topic, int partitions, int perPartition, int hours, int first) throws Exception {
-        List<SentEvent> sent = new ArrayList<>();
         try (AvroEventProducer<String, GenericRecord> producer = newProducer()) {
-            List<Future<?>> acks = new ArrayList<>();
-            for (int p = 0; p < partitions; p++) {
-                for (int i = first; i < first + perPartition; i++) {
-                    long time = eventTime(i, hours);
-                    String payload = topic + "/" + p + "/" + i;
-                    acks.add(producer.send(new ProducerRecord<>(topic, p, payload, event(time, i, payload))));
-                    sent.add(new SentEvent(topic, payload, time));
-                }
-            }
-            for (Future<?> ack : acks) {
-                ack.get();
+            return produce(producer, topic, partitions, perPartition, hours, first);
+        }
+    }
+
+    /**
+     * As {@link #produce(String, int, int, int, int)}, through a producer that counts each acknowledged event in
+     * {@code counter}: the producer tier of the audit, as a front-end counts.
+     */
+    public List<SentEvent> produceAudited(String topic, int partitions, int perPartition, int hours, int first,
+                                          AuditCounter counter) throws Exception {
+        Map<String, Object> props = producerSettings();
+        props.put("schema.registry.url", registryUrl());
+        try (AvroEventProducer<String, GenericRecord> producer = new AvroEventProducer<>(new AuditingProducer<>(
+                new MillraceProducer<>(props, new StringSerializer(), new AvroSerializer<>()), counter),
+                EventHeaders.forThisHost())) {
+            return produce(producer, topic, partitions, perPartition, hours, first);
+        }
+    }
+
+    private static List<SentEvent> produce(AvroEventProducer<String, GenericRecord> producer, String topic, int partitions,
+                                           int perPartition, int hours, int first) throws Exception {
+        List<SentEvent> sent = new ArrayList<>();
+        List<Future<?>> acks = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            for (int i = first; i < first + perPartition; i++) {
+                long time = eventTime(i, hours);
+                String payload = topic + "/" + p + "/" + i;
+                acks.add(producer.send(new ProducerRecord<>(topic, p, payload, event(time, i, payload))));
+                sent.add(new SentEvent(topic, payload, time));
             }
         }
+        for (Future<?> ack : acks) {
+            ack.get();
+        }
         return sent;
+    }
+
+    /** Sends {@code count} values that are not in the Avro wire format to each of the topic's partitions. */
+    public void sendUndecodable(String topic, int partitions, int count) throws Exception {
+        try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(Map.of("bootstrap.servers",
+                cluster.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int p = 0; p < partitions; p++) {
+                for (int i = 0; i < count; i++) {
+                    producer.send(new ProducerRecord<>(topic, p, null, ("not avro " + i).getBytes(StandardCharsets.UTF_8))).get();
+                }
+            }
+        }
     }
 
     /** Event n's time: hour n mod {@code hours} after {@link #BASE_TIME_MS}, so a partition's offsets hop between hours. */
@@ -143,11 +181,15 @@ public final class LoaderCluster implements AutoCloseable {
     }
 
     public AvroEventProducer<String, GenericRecord> newProducer() {
+        return new AvroEventProducer<>(producerSettings(), new StringSerializer(), registryClient());
+    }
+
+    private Map<String, Object> producerSettings() {
         Map<String, Object> props = new HashMap<>();
         props.put("bootstrap.servers", cluster.bootstrapServers());
         props.put("linger.ms", 5);
         props.put("auto.register.schemas", true);
-        return new AvroEventProducer<>(props, new StringSerializer(), registryClient());
+        return props;
     }
 
     public SchemaRegistryClient registryClient() {

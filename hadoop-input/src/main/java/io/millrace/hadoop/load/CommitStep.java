@@ -19,5 +19,10 @@ public enum CommitStep {
     /** The staging directory is deleted. */
     LOAD_DIR_DELETED,
     /** The summary is written: the load is complete. */
-    SUMMARY_WRITTEN
+    SUMMARY_WRITTEN,
+    /**
+     * The audit topic acknowledged the load's audit counts (at once with auditing off), which are not yet marked
+     * as published: after a crash here the next load publishes them again, under the same ids.
+     */
+    AUDIT_PUBLISHED
 }

@@ -13,11 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Completes a committed load: moves its files where the manifest says, deletes its staging directory
- * and writes its summary, the mark of a complete load. Every step may be done again after a crash:
- * a move whose source is gone and whose destination is there is done; deleting a missing directory
- * is a no-op; the summary is written whole or not at all. So the driver and, after a crash, the next
- * load's recovery run the same code.
+ * Completes a committed load: moves its files where the manifest says, deletes its staging directory,
+ * writes its summary, the mark of a complete load, and with auditing on publishes its audit counts
+ * ({@link LoadAudit}). Every step may be done again after a crash: a move whose source is gone and whose
+ * destination is there is done; deleting a missing directory is a no-op; the summary is written whole or
+ * not at all; the audit records published again have the same ids. So the driver and, after a crash, the
+ * next load's recovery run the same code.
  */
 final class LoadCompletion {
 
@@ -25,10 +26,12 @@ final class LoadCompletion {
 
     private final StateDir state;
     private final CommitHook hook;
+    private final LoadAudit audit;
 
-    LoadCompletion(StateDir state, CommitHook hook) {
+    LoadCompletion(StateDir state, CommitHook hook, LoadAudit audit) {
         this.state = state;
         this.hook = hook;
+        this.audit = audit;
     }
 
     LoadSummary complete(Manifest manifest) throws IOException {
@@ -49,6 +52,7 @@ final class LoadCompletion {
         hook.reached(CommitStep.SUMMARY_WRITTEN);
         LOG.info("Load {} ({}) complete: {} events in {} files, {} undecodable, {} lost to retention", manifest.sequence(),
             manifest.runId(), manifest.records(), moves.size(), manifest.errors(), summary.lostMessages());
+        audit.completed(manifest);
         return summary;
     }
 

@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *       undecodable messages;</li>
  *   <li>write the manifest (offsets reached, files to move, counts, lost ranges, late hours) in the
  *       staging directory and rename it to {@code manifests/<sequence>.json}: the commit point;</li>
- *   <li>move the files, delete the staging directory, write the summary ({@link LoadCompletion}).</li>
+ *   <li>move the files, delete the staging directory, write the summary, and with auditing on publish the
+ *       load's audit counts ({@link LoadCompletion}).</li>
  * </ol>
  * A crash before the rename leaves the previous state (the next load deletes the staging directory);
  * a crash after it is completed by the next load's {@link Recovery}. The job runs where the Hadoop
@@ -99,7 +100,7 @@ public final class LoadJob {
             + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x10000, 0x100000));
         // Recovery deletes staging directories: only while no other load can be staging or committing.
         try (LoadLock lock = LoadLock.acquire(state, runId, config.lockLeaseMs())) {
-            List<LoadSummary> completed = new ArrayList<>(new Recovery(state, hook).run());
+            List<LoadSummary> completed = new ArrayList<>(new Recovery(state, hook, new LoadAudit(state, config, hook)).run());
             try {
                 LoadSummary summary = loadNew(state, dataRoot, runId);
                 if (summary != null) {
@@ -199,7 +200,7 @@ public final class LoadJob {
         hook.reached(CommitStep.COMMITTED);
         LOG.info("Load {} committed: {} events, offsets of {} partitions", sequence, manifest.records(), manifest.offsets().size());
         try {
-            return new LoadCompletion(state, hook).complete(manifest);
+            return new LoadCompletion(state, hook, new LoadAudit(state, config, hook)).complete(manifest);
         } catch (IOException | RuntimeException e) {
             throw new LoadIncompleteException(manifest, e);
         }

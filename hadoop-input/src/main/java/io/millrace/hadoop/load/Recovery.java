@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * What every load does first: completes the committed loads that a crash interrupted (a manifest but no
  * summary: their moves are replayed), then deletes the staging directories left over, which belong to
- * loads that never reached their commit point: garbage from a failed or killed job or driver. After
- * it, the data root holds exactly what the newest manifest says, and the next load starts from its offsets.
+ * loads that never reached their commit point: garbage from a failed or killed job or driver; last, with
+ * auditing on, publishes the audit counts of committed loads not yet published. After it, the data root
+ * holds exactly what the newest manifest says, and the next load starts from its offsets.
  */
 final class Recovery {
 
@@ -21,10 +22,12 @@ final class Recovery {
 
     private final StateDir state;
     private final LoadCompletion completion;
+    private final LoadAudit audit;
 
-    Recovery(StateDir state, CommitHook hook) {
+    Recovery(StateDir state, CommitHook hook, LoadAudit audit) {
         this.state = state;
-        this.completion = new LoadCompletion(state, hook);
+        this.completion = new LoadCompletion(state, hook, audit);
+        this.audit = audit;
     }
 
     /** Recovers; returns the summaries of the committed loads it completed, oldest first. */
@@ -38,6 +41,7 @@ final class Recovery {
             LOG.warn("Deleting {}: the staging directory of a load that never committed", dir);
             state.fs().delete(dir, true);
         }
+        audit.catchUp();
         return completed;
     }
 }

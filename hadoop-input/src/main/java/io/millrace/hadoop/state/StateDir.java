@@ -23,6 +23,7 @@ import org.apache.hadoop.fs.Path;
  *   manifests/0000000007.json   committed loads, one per sequence number; the newest holds the offsets
  *   summaries/0000000007.json   written when load 7 is complete (files moved): its presence means "done"
  *   errors/0000000007/...       the undecodable messages of load 7 (Avro, with their coordinates)
+ *   audits/0000000007.json      written once the audit topic acknowledged load 7's window counts
  *   loads/&lt;run id&gt;/             a running load: plan.json, the job's output, manifest.json before it is committed
  *   failed/&lt;run id&gt;/            a load refused for too many undecodable messages, kept to look at
  * </pre>
@@ -76,6 +77,31 @@ public final class StateDir {
 
     public Path errors(long sequence) {
         return new Path(new Path(root, "errors"), name(sequence));
+    }
+
+    public Path audits() {
+        return new Path(root, "audits");
+    }
+
+    /** Where the mark that load {@code sequence}'s audit counts were published goes. */
+    public Path audit(long sequence) {
+        return new Path(audits(), name(sequence) + ".json");
+    }
+
+    /** Whether the audit topic acknowledged load {@code sequence}'s audit counts. */
+    public boolean audited(long sequence) throws IOException {
+        return fs.exists(audit(sequence));
+    }
+
+    /** Marks the audit counts of {@code mark}'s load as published; written whole or not at all. */
+    public void markAudited(AuditMark mark) throws IOException {
+        fs.mkdirs(audits());
+        JsonFiles.writeAtomically(fs, audit(mark.sequence()), mark);
+    }
+
+    /** Whether load {@code sequence} committed. */
+    public boolean isCommitted(long sequence) throws IOException {
+        return fs.exists(manifest(sequence));
     }
 
     public Path loads() {

@@ -4,7 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import io.millrace.common.serialization.ByteArraySerializer;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.LoadedData;
 import io.millrace.hadoop.LoaderCluster;
@@ -13,8 +12,6 @@ import io.millrace.hadoop.input.ErrorOutput;
 import io.millrace.hadoop.input.LoaderCounter;
 import io.millrace.hadoop.state.LoadSummary;
 import io.millrace.hadoop.state.StateDir;
-import io.millrace.producer.MillraceProducer;
-import io.millrace.producer.ProducerRecord;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,23 +47,11 @@ public class UndecodableMessagesTest {
         }
     }
 
-    /** Sends {@code count} values that are not in the Avro wire format to each of the topic's partitions. */
-    private static void sendGarbage(String topic, int partitions, int count) throws Exception {
-        try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(Map.of("bootstrap.servers",
-                cluster.brokers().bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
-            for (int p = 0; p < partitions; p++) {
-                for (int i = 0; i < count; i++) {
-                    producer.send(new ProducerRecord<>(topic, p, null, ("not avro " + i).getBytes(StandardCharsets.UTF_8))).get();
-                }
-            }
-        }
-    }
-
     @Test
     public void undecodableMessagesGoToTheErrorOutputAndAreCounted() throws Exception {
         cluster.createTopic("mixed", 2);
         List<SentEvent> sent = new ArrayList<>(cluster.produce("mixed", 2, 200, 2, 0));
-        sendGarbage("mixed", 2, 3);
+        cluster.sendUndecodable("mixed", 2, 3);
         sent.addAll(cluster.produce("mixed", 2, 200, 2, 200));
         Map<String, Object> settings = cluster.loadSettings("mixed", "mixed");
         settings.put(LoadConfig.MAX_ERROR_PERCENT_CONFIG, 5);
@@ -91,7 +76,7 @@ public class UndecodableMessagesTest {
     public void tooManyUndecodableMessagesFailTheLoadAndLeaveNothingVisible() throws Exception {
         cluster.createTopic("garbled", 1);
         cluster.produce("garbled", 1, 100, 2, 0);
-        sendGarbage("garbled", 1, 5);
+        cluster.sendUndecodable("garbled", 1, 5);
         Map<String, Object> settings = cluster.loadSettings("garbled", "garbled");
         settings.put(LoadConfig.MAX_ERROR_PERCENT_CONFIG, 1);
         LoadFailedException failure = assertThrows(LoadFailedException.class,
