@@ -5,6 +5,7 @@ import io.millrace.audit.report.Reconciliation.Row;
 import io.millrace.audit.report.Reconciliation.Status;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,22 +28,45 @@ public record AuditReport(List<Row> rows, List<LostRow> lost, Map<String, Map<Lo
         return bad ? INCOMPLETE : COMPLETE;
     }
 
+    /** The table, a line per row, then the lost ranges and a summary line; written to {@code out} at once. */
     public void printTable(PrintStream out) {
-        out.printf(Locale.ROOT, "%-24s %-20s %-10s %-10s %12s %12s %10s %8s  %s%n", "topic", "window (UTC)", "tier",
-            "cluster", "produced", "counted", "missing", "%", "status");
+        StringBuilder table = new StringBuilder(128 * (rows.size() + lost.size() + 2));
+        line(table, "topic", "window (UTC)", "tier", "cluster", "produced", "counted", "missing", "%", "status");
+        Map<Long, String> minutes = new HashMap<>();
         for (Row row : rows) {
             double percent = row.expected() == 0 ? 100.0 : 100.0 * row.counted() / row.expected();
-            out.printf(Locale.ROOT, "%-24s %-20s %-10s %-10s %,12d %,12d %,10d %7.2f%%  %s%n", row.topic(),
-                Instant.ofEpochMilli(row.windowStart()).toString().substring(0, 16), row.tier(), row.cluster(),
-                row.expected(), row.counted(), row.missing(), percent, row.status());
+            line(table, row.topic(), minutes.computeIfAbsent(row.windowStart(), AuditReport::minute), row.tier(),
+                row.cluster(), Figures.grouped(row.expected()), Figures.grouped(row.counted()),
+                Figures.grouped(row.missing()), Figures.twoDecimals(percent) + "%", row.status().name());
         }
         for (LostRow range : lost) {
-            out.printf(Locale.ROOT, "LOST at %s/%s: %s-%d offsets %d to %d (%,d records)%n", range.tier(), range.cluster(),
-                range.topic(), range.partition(), range.first(), range.last(), range.count());
+            table.append("LOST at ").append(range.tier()).append('/').append(range.cluster()).append(": ")
+                .append(range.topic()).append('-').append(range.partition()).append(" offsets ").append(range.first())
+                .append(" to ").append(range.last()).append(" (").append(Figures.grouped(range.count()))
+                .append(" records)").append(System.lineSeparator());
         }
         long pending = rows.stream().filter(r -> r.status() == Status.PENDING).count();
-        out.printf(Locale.ROOT, "%s: %d rows, %d pending, %d lost ranges, %d duplicate audit records ignored%n",
-            exitStatus() == COMPLETE ? "COMPLETE" : "INCOMPLETE", rows.size(), pending, lost.size(), duplicateRecords);
+        table.append(String.format(Locale.ROOT, "%s: %d rows, %d pending, %d lost ranges, %d duplicate audit records ignored%n",
+            exitStatus() == COMPLETE ? "COMPLETE" : "INCOMPLETE", rows.size(), pending, lost.size(), duplicateRecords));
+        out.print(table);
+        out.flush();
+    }
+
+    private static String minute(long epochMs) {
+        return Instant.ofEpochMilli(epochMs).toString().substring(0, 16);
+    }
+
+    /** One line of the table, laid out as {@code "%-24s %-20s %-10s %-10s %12s %12s %10s %8s  %s%n"}. */
+    private static void line(StringBuilder b, String topic, String window, String tier, String cluster, String produced,
+                             String counted, String missing, String percent, String status) {
+        Figures.left(b, topic, 24).append(' ');
+        Figures.left(b, window, 20).append(' ');
+        Figures.left(b, tier, 10).append(' ');
+        Figures.left(b, cluster, 10).append(' ');
+        Figures.right(b, produced, 12).append(' ');
+        Figures.right(b, counted, 12).append(' ');
+        Figures.right(b, missing, 10).append(' ');
+        Figures.right(b, percent, 8).append("  ").append(status).append(System.lineSeparator());
     }
 
     public String toJson() {
@@ -75,15 +99,16 @@ public record AuditReport(List<Row> rows, List<LostRow> lost, Map<String, Map<Lo
     }
 
     private static String quote(String s) {
-        StringBuilder q = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
+        StringBuilder q = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
             switch (c) {
                 case '"' -> q.append("\\\"");
                 case '\\' -> q.append("\\\\");
                 case '\n' -> q.append("\\n");
                 default -> {
                     if (c < 0x20) {
-                        q.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                        q.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xF, 16));
                     } else {
                         q.append(c);
                     }

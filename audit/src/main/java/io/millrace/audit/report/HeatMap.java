@@ -5,7 +5,6 @@ import io.millrace.audit.report.Reconciliation.Status;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -48,6 +47,8 @@ final class HeatMap {
     private static final int[] LABEL_STEPS = {1, 2, 3, 4, 6, 12, 18, 24, 36, 72, 144};
 
     private final List<Long> windows;
+    /** The windows' starts as the tooltips show them: 01-15 08:10. */
+    private final String[] windowLabels;
     /** "tier / cluster" -> topic -> window start -> row. */
     private final Map<String, Map<String, Map<Long, Row>>> groups = new TreeMap<>();
     private final double labelWidth;
@@ -65,6 +66,7 @@ final class HeatMap {
             longestTopic = Math.max(longestTopic, row.topic().length());
         }
         windows = new ArrayList<>(starts);
+        windowLabels = windows.stream().map(w -> Markup.minute(w).substring(5)).toArray(String[]::new);
         labelWidth = Math.min(360, longestTopic * CHAR_WIDTH + 16);
         cellWidth = Math.max(6, Math.min(36, 960 / Math.max(1, windows.size())));
         cellWidthText = Integer.toString(cellWidth - 1);
@@ -145,7 +147,7 @@ final class HeatMap {
             String x = Markup.px(labelWidth + i * cellWidth);
             page.empty("line", "x1", x, "y1", Integer.toString(AXIS_HEIGHT - 8), "x2", x, "y2", Markup.px(height),
                 "stroke", "#d0d0d0", "stroke-width", "1");
-            page.element("text", Markup.minute(windows.get(i)).substring(5), "x", x, "y", Integer.toString(AXIS_HEIGHT - 11));
+            page.element("text", windowLabels[i], "x", x, "y", Integer.toString(AXIS_HEIGHT - 11));
         }
     }
 
@@ -180,17 +182,17 @@ final class HeatMap {
             "data-window", Long.toString(row.windowStart()), "data-expected", Long.toString(row.expected()),
             "data-counted", Long.toString(row.counted()), "data-missing", Long.toString(row.missing()),
             "data-status", row.status().name());
-        page.element("title", tooltip(row)).close("rect");
+        page.element("title", tooltip(row, windowLabels[column])).close("rect");
     }
 
     /** The cell's numbers for people; the tier is the map's, the topic is on the row, the window on the axis. */
-    static String tooltip(Row row) {
-        String numbers = row.topic() + " " + Markup.minute(row.windowStart()).substring(5) + ": "
+    static String tooltip(Row row, String window) {
+        String numbers = row.topic() + " " + window + ": "
             + Markup.count(row.counted()) + " of " + Markup.count(row.expected());
         if (row.status() == Status.COMPLETE) {
             return numbers;
         }
-        String share = row.expected() == 0 ? "none produced" : String.format(Locale.ROOT, "%.2f%%", percent(row));
+        String share = row.expected() == 0 ? "none produced" : Figures.twoDecimals(percent(row)) + "%";
         return numbers + " (" + share + ") " + row.status();
     }
 }

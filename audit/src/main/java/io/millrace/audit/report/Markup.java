@@ -103,7 +103,7 @@ final class Markup {
 
     /** A number with thousands separators: 12,345. */
     static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return Figures.grouped(n);
     }
 
     /** A coordinate or length with at most one decimal. */

@@ -2,6 +2,7 @@ package io.millrace.audit.report;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -53,14 +54,14 @@ public final class Reconciliation {
         Tally tally = new Tally();
         entries.forEach(tally::add);
         List<Row> rows = new ArrayList<>();
-        tally.sums.forEach((topic, windows) -> {
+        new TreeMap<>(tally.sums).forEach((topic, windows) -> {
             Set<String> downstream = new TreeSet<>();
             windows.values().forEach(tiers -> tiers.keySet().stream()
                 .filter(k -> !k.startsWith(PRODUCER_TIER + '\u0000')).forEach(downstream::add));
             Map<Long, Map<String, Map<String, Long>>> hosts = tally.clusterHosts.getOrDefault(topic, Map.of());
             Set<String> producerClusters = new TreeSet<>();
             hosts.values().forEach(byCluster -> producerClusters.addAll(byCluster.keySet()));
-            windows.forEach((start, tiers) -> {
+            new TreeMap<>(windows).forEach((start, tiers) -> {
                 Producers producers = new Producers(producerClusters, hosts.getOrDefault(start, Map.of()),
                     tally.producerHosts.getOrDefault(topic, Map.of()).getOrDefault(start, Map.of()));
                 judge(rows, topic, start, tally.windowEnds.get(topic).get(start), tiers, downstream, producers, nowMs,
@@ -70,16 +71,19 @@ public final class Reconciliation {
         return new AuditReport(rows, tally.lost, tally.producerHosts, tally.duplicates);
     }
 
-    /** The entries summed: each id once, per topic, window and tier, and the producers' per host. */
+    /**
+     * The entries summed: each id once, per topic, window and tier, and the producers' per host. Hash maps
+     * where only the rows need an order, which {@link #reconcile} sorts once.
+     */
     private static final class Tally {
         final Set<String> seen = new HashSet<>();
         /** topic -> window start -> "tier\u0000cluster" -> count. */
-        final Map<String, Map<Long, Map<String, Long>>> sums = new TreeMap<>();
-        final Map<String, Map<Long, Long>> windowEnds = new TreeMap<>();
+        final Map<String, Map<Long, Map<String, Long>>> sums = new HashMap<>();
+        final Map<String, Map<Long, Long>> windowEnds = new HashMap<>();
         /** topic -> window start -> host -> count, of the producer tier. */
         final Map<String, Map<Long, Map<String, Long>>> producerHosts = new TreeMap<>();
         /** topic -> window start -> cluster -> host -> count, of the producer tier. */
-        final Map<String, Map<Long, Map<String, Map<String, Long>>>> clusterHosts = new TreeMap<>();
+        final Map<String, Map<Long, Map<String, Map<String, Long>>>> clusterHosts = new HashMap<>();
         final List<LostRow> lost = new ArrayList<>();
         long duplicates;
 
@@ -97,13 +101,13 @@ public final class Reconciliation {
         private void addWindow(AuditEntry entry) {
             AuditEntry.Window w = entry.window();
             long counted = w.count() + w.noTimeCount();
-            sums.computeIfAbsent(entry.topic(), t -> new TreeMap<>()).computeIfAbsent(w.start(), s -> new TreeMap<>())
+            sums.computeIfAbsent(entry.topic(), t -> new HashMap<>()).computeIfAbsent(w.start(), s -> new HashMap<>())
                 .merge(entry.tier() + '\u0000' + entry.cluster(), counted, Long::sum);
-            windowEnds.computeIfAbsent(entry.topic(), t -> new TreeMap<>()).put(w.start(), w.end());
+            windowEnds.computeIfAbsent(entry.topic(), t -> new HashMap<>()).put(w.start(), w.end());
             if (entry.tier().equals(PRODUCER_TIER)) {
                 producerHosts.computeIfAbsent(entry.topic(), t -> new TreeMap<>()).computeIfAbsent(w.start(), s -> new TreeMap<>())
                     .merge(entry.host(), counted, Long::sum);
-                clusterHosts.computeIfAbsent(entry.topic(), t -> new TreeMap<>()).computeIfAbsent(w.start(), s -> new TreeMap<>())
+                clusterHosts.computeIfAbsent(entry.topic(), t -> new HashMap<>()).computeIfAbsent(w.start(), s -> new HashMap<>())
                     .computeIfAbsent(entry.cluster(), c -> new TreeMap<>()).merge(entry.host(), counted, Long::sum);
             }
         }
