@@ -1,9 +1,14 @@
 package io.millrace.hadoop.load;
 
+import static io.millrace.hadoop.AuditReadBack.countedPerWindow;
+import static io.millrace.hadoop.AuditReadBack.entries;
+import static io.millrace.hadoop.AuditReadBack.expectedPerWindow;
+import static io.millrace.hadoop.AuditReadBack.hadoop;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.audit.AuditConfig;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.LoadedData;
 import io.millrace.hadoop.LoaderCluster;
@@ -33,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * Loads on a MiniDFSCluster and a MiniMRYarnCluster, started once: the YARN runner retries failed task
  * attempts, which the LocalJobRunner does not. 3 topics x 4 partitions x 50,000 events into hdfs://,
  * then an incremental load whose map attempts all fail halfway the first time, then a load that
- * always fails. The tests run in name order and build on each other's data.
+ * always fails. The tests run in name order and build on each other's data. Auditing is on: after each
+ * load the hadoop tier's counts per window equal the events loaded, the failed attempts' counts left out.
  */
 @FixMethodOrder(MethodSorters.NAME_ASCENDING)
 public class LoaderMiniClusterIT {
@@ -42,6 +48,7 @@ public class LoaderMiniClusterIT {
     private static final List<String> TOPICS = List.of("page-views", "searches", "service-calls");
     private static final int PARTITIONS = 4;
     private static final int HOURS = 6;
+    private static final String AUDIT_TOPIC = "_audit-it";
 
     private static LoaderCluster cluster;
     private static MiniDFSCluster dfs;
@@ -79,6 +86,8 @@ public class LoaderMiniClusterIT {
         settings.put(LoadConfig.STATE_DIR_CONFIG, hdfs + "/data/millrace-state");
         settings.put(LoadConfig.MAX_SPLIT_RECORDS_CONFIG, 150_000);
         settings.put(LoadConfig.LAYOUT_CONFIG, "hive");
+        settings.put(LoadConfig.AUDIT_ENABLED_CONFIG, true);
+        settings.put(AuditConfig.AUDIT_TOPIC_CONFIG, AUDIT_TOPIC);
     }
 
     @AfterClass
@@ -114,6 +123,12 @@ public class LoaderMiniClusterIT {
         LOG.info("Loaded {} events on YARN in {} ms", summary.records(), (System.nanoTime() - started) / 1_000_000);
         assertEquals(SENT.size(), summary.records());
         LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG), conf).assertExactlyOnce(SENT, true);
+        assertAuditedOnce();
+    }
+
+    /** The hadoop tier's counts in the audit topic, per window, are the events loaded, each once. */
+    private static void assertAuditedOnce() {
+        assertEquals(expectedPerWindow(SENT), countedPerWindow(hadoop(entries(cluster, AUDIT_TOPIC))));
     }
 
     /** Every task's first attempt fails halfway through its split; the second attempt reads it all again. */
@@ -140,6 +155,7 @@ public class LoaderMiniClusterIT {
         assertTrue(load.counters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue() >= more.size());
         SENT.addAll(more);
         LoadedData.read((String) settings.get(LoadConfig.DATA_ROOT_CONFIG), conf).assertExactlyOnce(SENT, true);
+        assertAuditedOnce();
     }
 
     @Test
@@ -152,5 +168,6 @@ public class LoaderMiniClusterIT {
         StateDir state = StateDir.open((String) settings.get(LoadConfig.STATE_DIR_CONFIG), conf);
         assertEquals(List.of(1L, 2L), state.committed());
         assertEquals(List.of(), state.loadDirs());
+        assertAuditedOnce();
     }
 }
