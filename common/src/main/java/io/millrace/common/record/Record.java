@@ -54,6 +54,7 @@ public final class Record {
     private int valueSize;
     private int headersIndex;
     private int headerCount;
+    private int endIndex;
 
     Record() {
     }
@@ -158,6 +159,7 @@ public final class Record {
         }
         this.data = batch.data;
         this.sizeInBytes = end - start;
+        this.endIndex = end;
     }
 
     private void readBody(ByteBuffer in, RecordIterator batch) {
@@ -205,6 +207,37 @@ public final class Record {
             in.position(index + length);
         }
         return index;
+    }
+
+    /**
+     * Copies the record into another batch at {@code out}'s position with new deltas: its Length,
+     * TimestampDelta and OffsetDelta are written again, everything from KeyLength on is copied byte for
+     * byte. Returns the bytes written; {@link #sizeWithDeltas} says how many beforehand.
+     */
+    int writeWithDeltas(ByteBuffer out, int newOffsetDelta, long newTimestampDelta) {
+        int tail = tailIndex();
+        int tailSize = endIndex - tail;
+        int bodySize = 1 + ByteUtils.sizeOfVarlong(newTimestampDelta) + ByteUtils.sizeOfVarint(newOffsetDelta) + tailSize;
+        int start = out.position();
+        ByteUtils.writeVarint(bodySize, out);
+        out.put(attributes);
+        ByteUtils.writeVarlong(newTimestampDelta, out);
+        ByteUtils.writeVarint(newOffsetDelta, out);
+        out.put(out.position(), data, tail, tailSize);
+        out.position(out.position() + tailSize);
+        return out.position() - start;
+    }
+
+    /** The size {@link #writeWithDeltas} gives the record. */
+    int sizeWithDeltas(int newOffsetDelta, long newTimestampDelta) {
+        int bodySize = 1 + ByteUtils.sizeOfVarlong(newTimestampDelta) + ByteUtils.sizeOfVarint(newOffsetDelta)
+            + endIndex - tailIndex();
+        return ByteUtils.sizeOfVarint(bodySize) + bodySize;
+    }
+
+    /** Where KeyLength starts: what follows the deltas, the same in any batch. */
+    private int tailIndex() {
+        return keyIndex - ByteUtils.sizeOfVarint(keySize);
     }
 
     /** Offset minus the batch's BaseOffset. */

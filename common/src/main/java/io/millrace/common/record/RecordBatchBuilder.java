@@ -110,6 +110,66 @@ public final class RecordBatchBuilder {
         return size;
     }
 
+    /**
+     * Appends every record of {@code source} with the next offsets, if the batch stays within
+     * {@code sizeLimit} bytes (an empty batch takes any): each record's bytes copied as they are but for
+     * its offset and timestamp deltas, which are written again against this batch. Keys, values, headers
+     * and timestamps are kept; nothing is decoded into objects. How a copier fills its own batches from
+     * small fetched ones; a compressed source is inflated first, so it is cheaper sent whole.
+     *
+     * @return the records appended, or -1 when they did not fit (nothing appended)
+     */
+    public int tryAppendRecordsOf(RecordBatch source, int sizeLimit) {
+        ensureAppendable();
+        RecordIterator records = source.records();
+        int sourceBytes = source.sizeInBytes() - RecordBatch.RECORDS_OFFSET;
+        if (count > 0 && estimatedSizeInBytes() + upperBoundOfReframed(sourceBytes, records.count()) > sizeLimit) {
+            return -1;
+        }
+        int appended = 0;
+        Record record = null;
+        while (records.hasNext()) {
+            record = records.nextInto(record);
+            appendReframed(record);
+            appended++;
+        }
+        return appended;
+    }
+
+    /** The most bytes a batch holding just the records of {@code source} takes once they are appended here. */
+    public static int sizeOfReframed(RecordBatch source) {
+        return RecordBatch.RECORDS_OFFSET
+            + upperBoundOfReframed(source.sizeInBytes() - RecordBatch.RECORDS_OFFSET, source.recordCount());
+    }
+
+    /**
+     * The most bytes {@code count} records of {@code bytes} can take once their deltas are written again:
+     * Length may grow by a byte, TimestampDelta to a full varlong, OffsetDelta to a full varint. A bound,
+     * so the size check is made once, before any record is copied.
+     */
+    private static int upperBoundOfReframed(int bytes, int count) {
+        return bytes + count * (1 + 9 + 4);
+    }
+
+    private void appendReframed(Record record) {
+        long timestamp = record.timestamp();
+        if (count == 0) {
+            baseTimestamp = timestamp;
+        }
+        maxTimestamp = Math.max(maxTimestamp, timestamp);
+        long timestampDelta = timestamp - baseTimestamp;
+        int size = record.sizeWithDeltas(count, timestampDelta);
+        if (compressor == null) {
+            out.ensureRemaining(size);
+            record.writeWithDeltas(out.buffer(), count, timestampDelta);
+        } else {
+            record.writeWithDeltas(scratch(size), count, timestampDelta);
+            compressScratch();
+        }
+        uncompressedRecordBytes += size;
+        count++;
+    }
+
     private void ensureAppendable() {
         if (built != null) {
             throw new IllegalStateException(aborted ? "The batch was aborted" : "The batch is already built");
@@ -132,11 +192,20 @@ public final class RecordBatchBuilder {
     }
 
     private void writeCompressed(int size, int bodySize, long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers) {
+        Record.write(scratch(size), bodySize, count, timestamp - baseTimestamp, key, value, headers);
+        compressScratch();
+    }
+
+    /** The cleared buffer a record is written into before the codec takes it, with room for {@code size} bytes. */
+    private ByteBuffer scratch(int size) {
         if (scratch == null || scratch.capacity() < size) {
             scratch = ByteBuffer.allocate(Math.max(size, 256));
         }
         scratch.clear();
-        Record.write(scratch, bodySize, count, timestamp - baseTimestamp, key, value, headers);
+        return scratch;
+    }
+
+    private void compressScratch() {
         try {
             compressor.write(scratch.array(), 0, scratch.position());
         } catch (IOException e) {
