@@ -26,8 +26,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PartitionContents {
 
-    /** One stored record, key and value as UTF-8 strings (null stays null). */
-    public record Stored(long offset, String key, String value, CompressionType compression) {
+    /** One stored record, key and value as UTF-8 strings (null stays null), and the base offset of its batch. */
+    public record Stored(long offset, String key, String value, CompressionType compression, long batchOffset) {
     }
 
     private PartitionContents() {
@@ -72,7 +72,8 @@ public final class PartitionContents {
                 while (records.hasNext()) {
                     Record record = records.next();
                     if (record.offset() >= next) {
-                        stored.add(new Stored(record.offset(), utf8(record.key()), utf8(record.value()), batch.compressionType()));
+                        stored.add(new Stored(record.offset(), utf8(record.key()), utf8(record.value()), batch.compressionType(),
+                            batch.baseOffset()));
                     }
                 }
             }

@@ -87,6 +87,28 @@ public class SendRecordBatchTest {
     }
 
     @Test
+    public void smallUncompressedBatchesFillTheProducersOwnBatches() throws Exception {
+        cluster.createTopic("copied-small", 1);
+        List<String> expected = new java.util.ArrayList<>();
+        List<java.util.concurrent.Future<RecordMetadata>> futures = new java.util.ArrayList<>();
+        try (MillraceProducer<String, String> producer = producer(Map.of("linger.ms", 200, "batch.size", 65_536))) {
+            for (int b = 0; b < 10; b++) {
+                futures.add(producer.sendRecordBatch("copied-small", 0, sourceBatch(CompressionType.NONE, "b" + b + "-", 5),
+                    null));
+                for (int i = 0; i < 5; i++) {
+                    expected.add("b" + b + "-" + i);
+                }
+            }
+        }
+        for (int b = 0; b < 10; b++) {
+            assertEquals("each batch's future has its first record's offset", 5L * b, futures.get(b).get().offset());
+        }
+        List<Stored> stored = PartitionContents.read(cluster.bootstrapServers(), "copied-small", 0);
+        assertEquals(expected, stored.stream().map(Stored::value).toList());
+        assertEquals("ten batches of five went out as one", 1, stored.stream().mapToLong(Stored::batchOffset).distinct().count());
+    }
+
+    @Test
     public void aBatchLargerThanARequestMayBeFailsThroughItsCallback() throws Exception {
         cluster.createTopic("copied-large", 1);
         RecordBatch batch = sourceBatch(CompressionType.NONE, "x".repeat(200), 20);

@@ -98,13 +98,34 @@ public final class ProducerBatch {
         }
         ByteBuffer keyBuffer = key == null ? null : ByteBuffer.wrap(key);
         ByteBuffer valueBuffer = value == null ? null : ByteBuffer.wrap(value);
+        int relativeOffset = builder.recordCount();
         int size = builder.tryAppend(timestamp, keyBuffer, valueBuffer, headers, sizeLimit);
         if (size < 0) {
             return null;
         }
         lastRecordSize = size;
-        FutureRecordMetadata future = new FutureRecordMetadata(this, records.size(), timestamp,
+        FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, timestamp,
             key == null ? -1 : key.length, value == null ? -1 : value.length, callback);
+        records.add(future);
+        return future;
+    }
+
+    /**
+     * Appends the records of an uncompressed batch from elsewhere if they all fit (see
+     * {@link RecordBatchBuilder#tryAppendRecordsOf}); returns one future standing for them, the metadata
+     * of the first, or null when the batch is full or closed.
+     */
+    FutureRecordMetadata tryAppendRecords(RecordBatch source, Callback callback) {
+        if (built != null) {
+            return null;
+        }
+        int relativeOffset = builder.recordCount();
+        int before = builder.estimatedSizeInBytes();
+        if (builder.tryAppendRecordsOf(source, sizeLimit) < 0) {
+            return null;
+        }
+        lastRecordSize = builder.estimatedSizeInBytes() - before;   // the next source batch is likely alike
+        FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, source.baseTimestamp(), -1, -1, callback);
         records.add(future);
         return future;
     }
@@ -220,7 +241,7 @@ public final class ProducerBatch {
     }
 
     public int recordCount() {
-        return builtRecords > 0 ? builtRecords : records.size();
+        return builder == null ? builtRecords : builder.recordCount();
     }
 
     /** The batch's size in bytes once closed; before, its uncompressed estimate. */

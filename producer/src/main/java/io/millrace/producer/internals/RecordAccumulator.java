@@ -130,14 +130,21 @@ public final class RecordAccumulator {
     }
 
     /**
-     * Queues a whole record batch for {@code tp} behind what is queued there, copied into a buffer from
-     * the pool (which may block up to {@code maxBlockMs}) with its producer state cleared; the broker
-     * gives its records their offsets. Records appended later go into a batch after it.
+     * Queues the records of a record batch from elsewhere for {@code tp}, behind what is queued there.
+     * An uncompressed batch's records join the partition's open batch, or a new one, as records sent one
+     * by one would, but copied as they are (only their deltas written again, see
+     * {@link RecordBatchBuilder#tryAppendRecordsOf}): small fetched batches make full-sized requests. A
+     * compressed batch is queued whole, its producer state cleared, as inflating it would cost more than
+     * its request. Either way the broker gives the records their offsets, and allocating may block up to
+     * {@code maxBlockMs}.
      *
-     * @param batch a valid, non-transactional magic-2 batch; left untouched
+     * @param batch a valid, non-transactional CreateTime magic-2 batch with one record per offset; left untouched
      */
     public FutureRecordMetadata appendBatch(TopicPartition tp, RecordBatch batch, Callback callback, long maxBlockMs)
         throws InterruptedException {
+        if (batch.compressionType() == CompressionType.NONE) {
+            return appendRecordsOf(tp, batch, callback, maxBlockMs);
+        }
         ByteBuffer buffer = allocate(Math.max(batch.sizeInBytes(), batchSize), maxBlockMs);
         buffer.clear();
         buffer.put(batch.slice()).flip();
@@ -158,6 +165,46 @@ public final class RecordAccumulator {
         }
         batchReady.accept(tp);
         return queued.firstRecord();
+    }
+
+    private FutureRecordMetadata appendRecordsOf(TopicPartition tp, RecordBatch batch, Callback callback, long maxBlockMs)
+        throws InterruptedException {
+        Deque<ProducerBatch> queue = queueOf(tp);
+        FutureRecordMetadata future;
+        synchronized (queue) {
+            ensureOpen();
+            future = tryAppendRecordsToLast(tp, queue, batch, callback);
+        }
+        if (future != null) {
+            return future;
+        }
+        int size = Math.max(batchSize, RecordBatchBuilder.sizeOfReframed(batch));
+        ByteBuffer buffer = allocate(size, maxBlockMs);
+        synchronized (queue) {
+            ensureOpen(buffer);
+            future = tryAppendRecordsToLast(tp, queue, batch, callback);   // another thread may have opened one
+            if (future != null) {
+                pool.deallocate(buffer);
+                return future;
+            }
+            ProducerBatch opened = new ProducerBatch(tp, buffer, compression, size, time.milliseconds(),
+                batchSequence.incrementAndGet());
+            future = opened.tryAppendRecords(batch, callback);
+            queue.addLast(opened);
+            incomplete.add(opened);
+        }
+        batchReady.accept(tp);
+        return future;
+    }
+
+    private FutureRecordMetadata tryAppendRecordsToLast(TopicPartition tp, Deque<ProducerBatch> queue, RecordBatch batch,
+                                                        Callback callback) {
+        ProducerBatch last = queue.peekLast();
+        FutureRecordMetadata future = last == null ? null : last.tryAppendRecords(batch, callback);
+        if (future != null && last.isFull()) {
+            batchReady.accept(tp);
+        }
+        return future;
     }
 
     private FutureRecordMetadata tryAppendLast(TopicPartition tp, Deque<ProducerBatch> queue, long timestamp,
