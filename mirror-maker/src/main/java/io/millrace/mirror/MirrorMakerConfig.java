@@ -68,14 +68,15 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "partition.placement=source only.";
 
     public static final String BATCH_COPY_ENABLED_CONFIG = "batch.copy.enabled";
-    static final String BATCH_COPY_ENABLED_DOC = "Copy each fetched record batch whole, its bytes as they came (records, "
-        + "timestamps, headers and compression kept; only the live producer's id, epoch and sequence cleared), instead "
-        + "of decoding every record and encoding it again: several times less work per record. The schema ids, counts "
-        + "and audit are still read from every record. A batch is copied record by record when it cannot go whole: with "
-        + "partition.placement=key, for LogAppendTime, transactional or compacted batches, for a batch that starts "
-        + "before the offset to copy from (a restart inside it), and while the duplicates check of a partition just taken over runs. Offline "
-        + "batches are then the live ones: the producer's batch.size, linger.ms and compression.type shape only the "
-        + "records copied one by one.";
+    static final String BATCH_COPY_ENABLED_DOC = "Copy the fetched record batches without decoding their records "
+        + "into objects and encoding them again, several times less work per record: an uncompressed live batch's "
+        + "records join the offline producer's batch, their bytes copied and only their offset and timestamp deltas "
+        + "written again (so batch.size, linger.ms and compression.type apply as to records); a compressed live batch "
+        + "goes whole, its codec kept, the live producer's id, epoch and sequence cleared. Keys, values, headers and "
+        + "timestamps are kept either way, and schema ids, counts and audit are still read from every record. A batch "
+        + "is copied record by record when it cannot be copied so: with partition.placement=key, for LogAppendTime, "
+        + "transactional or compacted batches, for a batch that starts before the offset to copy from (a restart "
+        + "inside it), and while the duplicates check of a partition just taken over runs.";
 
     public static final String SYNC_TOPIC_CONFIGS_ENABLED_CONFIG = "sync.topic.configs.enabled";
     static final String SYNC_TOPIC_CONFIGS_ENABLED_DOC = "Create each offline topic with the settings its live topic "

@@ -76,6 +76,18 @@ public class BatchCopyTest {
     }
 
     @Test
+    public void smallUncompressedLiveBatchesFillTheOfflineProducersBatches() throws Exception {
+        List<ProducerRecord<String, String>> sent = produceBatches("small", "none");
+        try (MirrorMaker mirror = mirror("small", "g-small", true)) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.counters().recordsOut() >= sent.size(), 60_000, "every record mirrored");
+        }
+        assertSameRecords(sent, offlineRecords("small"));
+        List<CompressionType> compressions = offlineCompressions("small");
+        assertTrue(BATCHES + " live batches in " + compressions.size() + " offline ones", compressions.size() < BATCHES);
+    }
+
+    @Test
     public void withBatchCopyOffEveryRecordIsEncodedAgainByTheMirrorsProducer() throws Exception {
         List<ProducerRecord<String, String>> sent = produceLz4Batches("encoded");
         try (MirrorMaker mirror = mirror("encoded", "g-encoded", false)) {
@@ -109,12 +121,16 @@ public class BatchCopyTest {
         assertEquals(BATCHES - 2, compressions.size() - 1);
     }
 
-    /** BATCHES batches of PER_BATCH records, each sent and acknowledged before the next, compressed with LZ4. */
     private static List<ProducerRecord<String, String>> produceLz4Batches(String topic) throws Exception {
+        return produceBatches(topic, "lz4");
+    }
+
+    /** BATCHES batches of PER_BATCH records, each sent and acknowledged before the next. */
+    private static List<ProducerRecord<String, String>> produceBatches(String topic, String compression) throws Exception {
         live.createTopic(topic, 1);
         List<ProducerRecord<String, String>> sent = new ArrayList<>();
         try (MillraceProducer<String, String> producer = new MillraceProducer<>(Map.of("bootstrap.servers",
-                live.bootstrapServers(), "linger.ms", 50, "compression.type", "lz4"), new StringSerializer(),
+                live.bootstrapServers(), "linger.ms", 50, "compression.type", compression), new StringSerializer(),
                 new StringSerializer())) {
             for (int b = 0; b < BATCHES; b++) {
                 List<java.util.concurrent.Future<?>> acks = new ArrayList<>();
@@ -143,7 +159,7 @@ public class BatchCopyTest {
         source.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
         source.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
         return new MirrorMaker(new MirrorMakerConfig(mirrorSettings), List.of(new SourceCluster("live", source)),
-            Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5));
+            Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 100));
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> offlineRecords(String topic) {
