@@ -1,10 +1,8 @@
 package io.millrace.audit.kafka;
 
-import io.millrace.audit.AuditConfig;
 import io.millrace.audit.AuditCounter;
 import io.millrace.audit.AuditPublisher;
-import java.util.Collection;
-import java.util.HashMap;
+import io.millrace.audit.AuditSettings;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerInterceptor;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -30,31 +28,10 @@ public final class AuditProducerInterceptor<K, V> implements ProducerInterceptor
 
     @Override
     public void configure(Map<String, ?> configs) {
-        Map<String, Object> settings = new HashMap<>();
-        configs.forEach((key, value) -> {
-            if (key.startsWith("audit.")) {
-                settings.put(key, value);
-            }
-        });
-        settings.put("bootstrap.servers", text(configs.get("bootstrap.servers")));
-        Object registry = configs.get("schema.registry.url");
-        if (registry != null) {
-            settings.put("schema.registry.url", text(registry));
-        }
-        settings.putIfAbsent(AuditConfig.AUDIT_TIER_CONFIG, "producer");
-        Object clientId = configs.get("client.id");
-        settings.putIfAbsent(AuditConfig.AUDIT_APPLICATION_CONFIG,
-            clientId == null || clientId.toString().isBlank() ? "kafka-producer" : clientId.toString());
-        publisher = new AuditPublisher(settings).start();
+        String clientId = AuditSettings.text(configs.get("client.id"));
+        publisher = new AuditPublisher(AuditSettings.of(configs, "producer",
+            clientId.isBlank() ? "kafka-producer" : clientId)).start();
         counter = publisher.counter();
-    }
-
-    /** Kafka gives lists either as a List or as a comma-separated String. */
-    private static String text(Object value) {
-        if (value instanceof Collection<?> list) {
-            return String.join(",", list.stream().map(String::valueOf).toList());
-        }
-        return String.valueOf(value);
     }
 
     @Override
