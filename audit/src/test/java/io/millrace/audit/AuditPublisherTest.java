@@ -12,8 +12,6 @@ import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerRecord;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.AvroDeserializer;
-import io.millrace.schemaregistry.server.SchemaRegistryConfig;
-import io.millrace.schemaregistry.server.SchemaRegistryServer;
 import io.millrace.testkit.Conditions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,8 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 /**
@@ -34,37 +31,23 @@ import org.junit.Test;
  */
 public class AuditPublisherTest {
 
-    private static LocalCluster cluster;
-    private static SchemaRegistryServer registry;
+    @ClassRule
+    public static final ClusterWithRegistry SERVERS = new ClusterWithRegistry();
 
-    @BeforeClass
-    public static void start() throws Exception {
-        cluster = LocalCluster.start(1, Map.of());
-        registry = new SchemaRegistryServer(new SchemaRegistryConfig(Map.of(
-            SchemaRegistryConfig.LISTENERS_CONFIG, "http://127.0.0.1:0",
-            SchemaRegistryConfig.ZOOKEEPER_CONNECT_CONFIG, cluster.zookeeperConnect()))).start();
-    }
-
-    @AfterClass
-    public static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+    private static LocalCluster cluster() {
+        return SERVERS.cluster();
     }
 
     @Test
     public void theProducerTiersCountsArriveAsDecodableDeltasThatSumToWhatTheBrokerAcknowledged() throws Exception {
         String auditTopic = "_audit-counts";
-        cluster.createTopic("page-views", 1);
+        cluster().createTopic("page-views", 1);
         long now = System.currentTimeMillis();
         long window = 60_000;
         long thisWindow = now - now % window;
         try (AuditPublisher publisher = new AuditPublisher(settings(auditTopic, "frontend", 60_000))) {
             try (AuditingProducer<String, String> producer = new AuditingProducer<>(new MillraceProducer<>(
-                    Map.of("bootstrap.servers", cluster.bootstrapServers()), new StringSerializer(), new StringSerializer()),
+                    Map.of("bootstrap.servers", cluster().bootstrapServers()), new StringSerializer(), new StringSerializer()),
                     publisher.counter())) {
                 for (int i = 0; i < 20; i++) {
                     producer.send(new ProducerRecord<>("page-views", null, now, "k" + i, "view-" + i, List.of())).get();
@@ -118,8 +101,8 @@ public class AuditPublisherTest {
         settings.put("request.timeout.ms", 1_000);
         long old = System.currentTimeMillis() - 3_600_000;   // windows long due
         try (AuditPublisher publisher = new AuditPublisher(settings)) {
-            cluster.createTopic(auditTopic, 1);
-            cluster.stopBroker(0);
+            cluster().createTopic(auditTopic, 1);
+            cluster().stopBroker(0);
             try {
                 for (int w = 0; w < 5; w++) {
                     publisher.counter().count("t", old + w * 60_000, 1);
@@ -129,7 +112,7 @@ public class AuditPublisherTest {
                 assertEquals(3, publisher.getPendingRecords());
                 assertEquals(0, publisher.getPublishedRecords());
             } finally {
-                cluster.startBroker(0);
+                cluster().startBroker(0);
             }
             Conditions.waitUntil(() -> {
                 publisher.publish(false);
@@ -144,10 +127,10 @@ public class AuditPublisherTest {
 
     @Test
     public void aSendThatFailsIsCountedAsFailedNotAsDelivered() throws Exception {
-        cluster.createTopic("tiny", 1, Map.of("max.message.bytes", "200"));
+        cluster().createTopic("tiny", 1, Map.of("max.message.bytes", "200"));
         AuditCounter counter = new AuditCounter(60_000, 0, io.millrace.common.utils.Time.SYSTEM);
         try (AuditingProducer<String, String> producer = new AuditingProducer<>(new MillraceProducer<>(
-                Map.of("bootstrap.servers", cluster.bootstrapServers()), new StringSerializer(), new StringSerializer()),
+                Map.of("bootstrap.servers", cluster().bootstrapServers()), new StringSerializer(), new StringSerializer()),
                 counter)) {
             producer.send(new ProducerRecord<>("tiny", "ok")).get();
             try {
@@ -190,8 +173,8 @@ public class AuditPublisherTest {
 
     private static Map<String, Object> settings(String topic, String application, long windowMs) {
         Map<String, Object> settings = new HashMap<>();
-        settings.put("bootstrap.servers", cluster.bootstrapServers());
-        settings.put("schema.registry.url", registry.urls().get(0));
+        settings.put("bootstrap.servers", cluster().bootstrapServers());
+        settings.put("schema.registry.url", SERVERS.registryUrl());
         settings.put(AuditConfig.AUDIT_TOPIC_CONFIG, topic);
         settings.put(AuditConfig.AUDIT_TIER_CONFIG, "producer");
         settings.put(AuditConfig.AUDIT_CLUSTER_CONFIG, "dc1");
@@ -204,10 +187,10 @@ public class AuditPublisherTest {
 
     private static List<GenericRecord> read(String topic) {
         AvroDeserializer<GenericRecord> decoder = new AvroDeserializer<>(new SchemaRegistryClient(
-            Map.of("schema.registry.url", registry.urls().get(0))));
+            Map.of("schema.registry.url", SERVERS.registryUrl())));
         List<GenericRecord> records = new ArrayList<>();
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
-                cluster.bootstrapServers())))) {
+                cluster().bootstrapServers())))) {
             for (int p = 0; p < reader.partitionCount(topic); p++) {
                 TopicPartition tp = new TopicPartition(topic, p);
                 reader.read(tp, 0, reader.latestOffset(tp)).forEachRemaining(r -> records.add(decoder.deserialize(topic,
