@@ -16,6 +16,13 @@ import java.util.Map;
  */
 public final class AuditConfig extends AbstractConfig {
 
+    public static final String AUDIT_ENABLED_CONFIG = "audit.enabled";
+    static final String AUDIT_ENABLED_DOC = "Whether the audited group consumer (AuditingConsumer, "
+        + "AuditingPollingConsumer) counts what it consumes, per topic and window, under the tier of its group.id, "
+        + "and publishes the counts once the offsets covering them are committed; off, it reads as the plain group "
+        + "consumer. The mirror maker and the loader read a setting of the same name for their own tiers; the "
+        + "interceptors count whenever they are listed in interceptor.classes.";
+
     public static final String AUDIT_TOPIC_CONFIG = "audit.topic";
     static final String AUDIT_TOPIC_DOC = "The topic the audit records go to; their schema is registered under "
         + "<audit.topic>-value.";
@@ -56,6 +63,7 @@ public final class AuditConfig extends AbstractConfig {
         + "acknowledged; what is still unsent then is counted as dropped.";
 
     public static final ConfigDef CONFIG = new ConfigDef()
+        .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.HIGH, AUDIT_ENABLED_DOC)
         .define(AUDIT_TOPIC_CONFIG, Type.STRING, "_audit", Importance.HIGH, AUDIT_TOPIC_DOC)
         .define(AUDIT_TIER_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, AUDIT_TIER_DOC)
         .define(AUDIT_CLUSTER_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, AUDIT_CLUSTER_DOC)
@@ -70,8 +78,17 @@ public final class AuditConfig extends AbstractConfig {
         .define(AUDIT_CLOSE_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW,
             AUDIT_CLOSE_TIMEOUT_MS_DOC);
 
+    /** {@link #AUDIT_ENABLED_CONFIG} alone, read before the settings it makes required are checked. */
+    private static final ConfigDef ENABLED_ONLY = new ConfigDef()
+        .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.HIGH, AUDIT_ENABLED_DOC);
+
     public AuditConfig(Map<?, ?> props) {
         super(CONFIG, props);
+    }
+
+    /** Whether {@code settings}, a client's, turn auditing on; the other audit settings need not be there. */
+    public static boolean enabled(Map<?, ?> settings) {
+        return (Boolean) ENABLED_ONLY.parse(settings).get(AUDIT_ENABLED_CONFIG);
     }
 
     public String topic() {
