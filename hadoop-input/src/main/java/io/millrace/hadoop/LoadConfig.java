@@ -104,7 +104,7 @@ public final class LoadConfig extends AbstractConfig {
         + "than this belongs to a load that died, and the next load takes it over. Loads that overlap anyway are "
         + "refused at the commit point.";
 
-    public static final String AUDIT_ENABLED_CONFIG = "audit.enabled";
+    public static final String AUDIT_ENABLED_CONFIG = AuditConfig.AUDIT_ENABLED_CONFIG;
     static final String AUDIT_ENABLED_DOC = "Count what each load loads, per topic and audit window of event time "
         + "(events, bytes, events without a time, undecodable messages, latency), keep the counts in its manifest, "
         + "and publish them to the audit topic, tier hadoop, only after the load's commit point, under ids taken "
