@@ -9,13 +9,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code bin/millrace bench [--scale S] [--quick]}: the paper's experiments on a Millrace broker and
@@ -37,7 +37,14 @@ import java.util.Map;
  * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
  * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --jfr}, flight recordings of
  * both broker JVMs and of this one ({@code logs/*.jfr}), cut into flame graphs of each scenario in
- * each cell under {@code flames/} ({@link ScenarioProfiles}).
+ * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --scenarios LIST}, only the
+ * scenarios of a comma-separated list of their numbers (default all; 3 and 4 run 1 too, for its
+ * maximum and its data).
+ *
+ * <p>Scenario 1 also measures Millrace's producer with the audit's producer tier on, on the Millrace
+ * broker ({@link AuditedProducerScenario}): each run right next to the plain one with the same
+ * settings, the plain one first in odd rounds and the audited one in even ones, reported as a cell of
+ * its own with the ratio of each pair ({@link Ratio#AUDIT}).
  */
 public final class BrokerComparison {
 
@@ -68,6 +75,12 @@ public final class BrokerComparison {
 
     static final String E2E_FIXED = "3. end-to-end at 10,000 msg/s";
     static final String E2E_HALF = "3. end-to-end at half the maximum, tuned producer";
+    static final Set<Integer> ALL_SCENARIOS = Set.of(1, 2, 3, 4, 5, 6);
+
+    /** {@code --scenarios}: the numbers of the scenarios to run. */
+    Set<Integer> scenarios = ALL_SCENARIOS;
+    /** Scenario 1's audited producer, while the matrix runs. */
+    private AuditedProducerScenario audited;
 
     double scale;
     boolean warmup = true;
@@ -98,53 +111,10 @@ public final class BrokerComparison {
     }
 
     public static void main(String[] args) throws Exception {
-        double scale = 1;
-        int runs = 3;
-        boolean quick = false;
-        boolean noWarmup = false;
-        boolean jfr = false;
-        String heap = "1g";
-        Path out = null;
-        Path data = Path.of(System.getProperty("java.io.tmpdir"));
-        Double explicitScale = null;
-        Integer explicitRuns = null;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--quick" -> quick = true;
-                case "--no-warmup" -> noWarmup = true;
-                case "--jfr" -> jfr = true;
-                case "--scale" -> explicitScale = Double.parseDouble(value(args, ++i, a));
-                case "--runs" -> explicitRuns = Integer.parseInt(value(args, ++i, a));
-                case "--heap" -> heap = value(args, ++i, a);
-                case "--out" -> out = Path.of(value(args, ++i, a));
-                case "--data-dir" -> data = Path.of(value(args, ++i, a));
-                case "-h", "--help" -> {
-                    System.out.println("Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--jfr] [--heap 1g] [--out DIR] [--data-dir DIR]");
-                    return;
-                }
-                default -> {
-                    System.err.println("bench: unknown option " + a);
-                    System.exit(2);
-                }
-            }
+        BrokerComparison bench = ComparisonOptions.parse(args);
+        if (bench == null) {
+            return;
         }
-        if (quick) {
-            scale = QUICK_SCALE;
-            runs = QUICK_RUNS;
-        }
-        if (explicitScale != null) {
-            scale = explicitScale;
-        }
-        if (explicitRuns != null) {
-            runs = explicitRuns;
-        }
-        if (out == null) {
-            out = Path.of("bench", "results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-        }
-        BrokerComparison bench = new BrokerComparison(scale, runs, heap, out, data);
-        bench.warmup = !quick && !noWarmup;
-        bench.flightRecordings = jfr;
         bench.run();
         bench.report(System.out);
         Path json = bench.writeJson();
@@ -162,12 +132,13 @@ public final class BrokerComparison {
         }
     }
 
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            System.err.println("bench: " + option + " needs a value");
-            System.exit(2);
-        }
-        return args[i];
+    private boolean selected(int... any) {
+        return Arrays.stream(any).anyMatch(scenarios::contains);
+    }
+
+    /** Scenario 1, also run for 3 (the half-maximum rate is the tuned producer's) and 4 (what 1 wrote). */
+    private boolean producersRun() {
+        return selected(1, 3, 4);
     }
 
     long count(long atScaleOne) {
@@ -181,9 +152,15 @@ public final class BrokerComparison {
         Thread cleanup = new Thread(() -> BrokerProcess.deleteRecursively(parent), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            measureCeilings(parent);
-            runMatrix(parent);
-            runScaling(parent);
+            if (selected(6)) {
+                measureCeilings(parent);
+            }
+            if (selected(1, 2, 3, 4)) {
+                runMatrix(parent);
+            }
+            if (selected(5)) {
+                runScaling(parent);
+            }
         } finally {
             BrokerProcess.deleteRecursively(parent);
             Runtime.getRuntime().removeShutdownHook(cleanup);
@@ -229,17 +206,33 @@ public final class BrokerComparison {
             millrace.start();
             kafka.start();
             Map<String, BrokerProcess> brokers = Map.of(MILLRACE, millrace, KAFKA, kafka);
-            for (BrokerProcess broker : brokers.values()) {
-                fillConsumerTopic(broker.bootstrapServers());
+            if (selected(2)) {
+                for (BrokerProcess broker : brokers.values()) {
+                    fillConsumerTopic(broker.bootstrapServers());
+                }
             }
-            for (int run = warmup ? 0 : 1; run <= runs; run++) {
-                for (String side : order(run)) {
-                    for (BenchClient client : clientOrder(run)) {
-                        Cell cell = Cell.of(client, side);
-                        System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
-                            run, runs, cell.label());
-                        runCell(cell, brokers.get(side), run);
-                    }
+            if (producersRun()) {
+                audited = AuditedProducerScenario.start((MillraceBroker) millrace);
+            }
+            try {
+                runRounds(brokers);
+            } finally {
+                if (audited != null) {
+                    audited.close();
+                    audited = null;
+                }
+            }
+        }
+    }
+
+    private void runRounds(Map<String, BrokerProcess> brokers) throws Exception {
+        for (int run = warmup ? 0 : 1; run <= runs; run++) {
+            for (String side : order(run)) {
+                for (BenchClient client : clientOrder(run)) {
+                    Cell cell = Cell.of(client, side);
+                    System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
+                        run, runs, cell.label());
+                    runCell(cell, brokers.get(side), run);
                 }
             }
         }
@@ -288,6 +281,17 @@ public final class BrokerComparison {
         return run % 2 == 1 ? List.of(BenchClient.MILLRACE, BenchClient.KAFKA) : List.of(BenchClient.KAFKA, BenchClient.MILLRACE);
     }
 
+    /**
+     * The producers scenario 1 runs in {@code cell}: with Millrace's client on Millrace's broker, the
+     * audited one next to the plain one, the plain one first in odd rounds.
+     */
+    static List<Cell> producerOrder(Cell cell, int run) {
+        if (cell != Cell.MILLRACE_ON_MILLRACE) {
+            return List.of(cell);
+        }
+        return run % 2 == 1 ? List.of(cell, Cell.AUDITED_MILLRACE_ON_MILLRACE) : List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, cell);
+    }
+
     /** The consumer scenarios' topic, written once per broker by the same (Kafka's) producer. */
     private void fillConsumerTopic(String bootstrap) throws Exception {
         Scenarios.createTopic(bootstrap, CONSUMER_TOPIC);
@@ -312,23 +316,51 @@ public final class BrokerComparison {
         String bootstrap = broker.bootstrapServers();
         BenchClient client = cell.client;
         double maximum = Double.NaN;
-        for (ProducerMode mode : List.of(ProducerMode.BATCH_1, ProducerMode.BATCH_50, ProducerMode.TUNED)) {
-            String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + client.name + "-" + run;
-            Scenarios.createTopic(bootstrap, topic);
-            long n = count(PRODUCER_COUNTS.get(mode));
-            Measurement m = measured("1. " + mode.label, cell, broker, warmingUp, () -> client.produce(bootstrap, topic, mode, n));
-            add("1. " + mode.label, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
-            timeline("1. " + mode.label, cell, run, m, warmingUp);
-            add("1. " + mode.label, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
-            add("1. " + mode.label, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
-            add("4. storage after " + mode.label, "bytes/message beyond payload", false, cell,
-                Scenarios.storageOverhead(broker.logDir(), topic, n), warmingUp);
-            System.err.printf("bench:   %s: %.0f records/s (%.1f records/request)%n", mode.label,
-                m.recordsPerSecond(), m.recordsPerRequest());
-            if (mode == ProducerMode.TUNED) {
-                maximum = m.recordsPerSecond();
+        for (ProducerMode mode : producersRun() ? List.of(ProducerMode.BATCH_1, ProducerMode.BATCH_50, ProducerMode.TUNED)
+                : List.<ProducerMode>of()) {
+            for (Cell producer : producerOrder(cell, run)) {
+                Measurement m = produce(producer, broker, mode, run, warmingUp);
+                if (producer == cell && mode == ProducerMode.TUNED) {
+                    maximum = m.recordsPerSecond();
+                }
             }
         }
+        if (selected(2)) {
+            consume(cell, broker, run, warmingUp);
+        }
+        if (selected(3)) {
+            endToEnd(cell, bootstrap, E2E_FIXED, E2E_RATE, Map.of(), run, warmingUp);
+            endToEnd(cell, bootstrap, E2E_HALF, maximum / 2, ProducerMode.TUNED.config, run, warmingUp);
+        }
+    }
+
+    /** Scenario 1 in one mode with {@code cell}'s producer, and 4, the storage it took (not again when audited). */
+    private Measurement produce(Cell cell, BrokerProcess broker, ProducerMode mode, int run, boolean warmingUp)
+            throws Exception {
+        String bootstrap = broker.bootstrapServers();
+        String scenario = "1. " + mode.label;
+        String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + cell.clientName() + "-" + run;
+        Scenarios.createTopic(bootstrap, topic);
+        long n = count(PRODUCER_COUNTS.get(mode));
+        Measurement m = measured(scenario, cell, broker, warmingUp, cell.audited
+            ? () -> audited.produce(topic, mode, n) : () -> cell.client.produce(bootstrap, topic, mode, n));
+        add(scenario, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+        timeline(scenario, cell, run, m, warmingUp);
+        add(scenario, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
+        add(scenario, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
+        if (!cell.audited) {
+            add("4. storage after " + mode.label, "bytes/message beyond payload", false, cell,
+                Scenarios.storageOverhead(broker.logDir(), topic, n), warmingUp);
+        }
+        System.err.printf("bench:   %s%s: %.0f records/s (%.1f records/request)%n", mode.label, cell.audited ? ", audited" : "",
+            m.recordsPerSecond(), m.recordsPerRequest());
+        return m;
+    }
+
+    /** Scenario 2, both consumer modes. */
+    private void consume(Cell cell, BrokerProcess broker, int run, boolean warmingUp) throws Exception {
+        String bootstrap = broker.bootstrapServers();
+        BenchClient client = cell.client;
         long n = count(CONSUMER_COUNT);
         for (ConsumerMode mode : ConsumerMode.values()) {
             Measurement m = measured("2. " + mode.label, cell, broker, warmingUp,
@@ -341,8 +373,6 @@ public final class BrokerComparison {
             }
             System.err.printf("bench:   %s: %.0f records/s%n", mode.label, m.recordsPerSecond());
         }
-        endToEnd(cell, bootstrap, E2E_FIXED, E2E_RATE, Map.of(), run, warmingUp);
-        endToEnd(cell, bootstrap, E2E_HALF, maximum / 2, ProducerMode.TUNED.config, run, warmingUp);
     }
 
     /** Scenario 3 at one rate; the producer runs with its defaults plus {@code producerSettings}. */
@@ -442,48 +472,9 @@ public final class BrokerComparison {
         return String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
     }
 
-    private static String triple(List<Double> values) {
-        if (values.isEmpty()) {
-            return "";
-        }
-        double[] s = minMedianMax(values);
-        return format(s[0]) + " / **" + format(s[1]) + "** / " + format(s[2]);
-    }
-
+    /** The Markdown table of every figure and the ceilings ({@link ResultsTable}). */
     void report(PrintStream p) {
-        p.println();
-        p.printf(Locale.ROOT, "%d runs per cell, alternating (Millrace's broker and client first in odd rounds, Kafka's in even ones);"
-            + " scale %s; heap %s per broker; min / **median** / max%n%n", runs, format(scale), heap);
-        StringBuilder head = new StringBuilder("| scenario | metric |");
-        StringBuilder rule = new StringBuilder("| --- | --- |");
-        for (Cell c : Cell.values()) {
-            head.append(' ').append(c.label()).append(" |");
-            rule.append(" --- |");
-        }
-        for (Ratio r : Ratio.values()) {
-            head.append(' ').append(r.label).append(" |");
-            rule.append(" --- |");
-        }
-        p.println(head);
-        p.println(rule);
-        for (Figure f : inScenarioOrder()) {
-            StringBuilder row = new StringBuilder("| " + f.scenario + " | " + f.metric + " |");
-            for (Cell c : Cell.values()) {
-                row.append(' ').append(triple(f.values(c))).append(" |");
-            }
-            for (Ratio r : Ratio.values()) {
-                row.append(' ').append(triple(f.ratios(r))).append(" |");
-            }
-            p.println(row);
-        }
-        if (!ceilings.isEmpty()) {
-            p.println();
-            p.println("| 6. ceiling of this machine | GB/s | 200-byte messages/s |");
-            p.println("| --- | --- | --- |");
-            for (MachineCeilings.Ceiling c : ceilings) {
-                p.println("| " + c.name() + " | " + format(c.bytesPerSecond() / 1e9) + " | " + format(c.messagesPerSecond()) + " |");
-            }
-        }
+        ResultsTable.print(this, p);
     }
 
     Path writeJson() throws IOException {

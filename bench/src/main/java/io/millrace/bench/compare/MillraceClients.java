@@ -7,6 +7,7 @@ import io.millrace.consumer.ConsumerConfig;
 import io.millrace.consumer.ConsumerRecord;
 import io.millrace.consumer.PartitionReader;
 import io.millrace.producer.MillraceProducer;
+import io.millrace.producer.Producer;
 import io.millrace.producer.ProducerRecord;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 
 /**
  * The producer and consumer scenarios of {@link Scenarios}, run with Millrace's own clients and the
@@ -26,6 +28,15 @@ final class MillraceClients {
     }
 
     static Measurement produce(String bootstrap, String topic, Scenarios.ProducerMode mode, long count) throws Exception {
+        return produce(bootstrap, topic, mode, count, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #produce(String, String, Scenarios.ProducerMode, long)}, every record sent through the
+     * producer {@code wrap} makes of Millrace's, e.g. the audit's counting decorator.
+     */
+    static Measurement produce(String bootstrap, String topic, Scenarios.ProducerMode mode, long count,
+                               UnaryOperator<Producer<byte[], byte[]>> wrap) throws Exception {
         Map<String, Object> props = new HashMap<>(mode.config);
         props.put("bootstrap.servers", bootstrap);
         props.put("acks", "1");
@@ -34,8 +45,9 @@ final class MillraceClients {
         new Random(42).nextBytes(value);
         AtomicReference<Exception> failure = new AtomicReference<>();
         AtomicLong acked = new AtomicLong();
-        try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(props, new ByteArraySerializer(),
+        try (MillraceProducer<byte[], byte[]> millrace = new MillraceProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
+            Producer<byte[], byte[]> producer = wrap.apply(millrace);
             producer.partitionsFor(topic); // metadata outside the timing
             ThroughputTimeline timeline = Scenarios.timeline();
             long start = System.nanoTime();
@@ -61,7 +73,7 @@ final class MillraceClients {
             if (acked.get() != count) {
                 throw new IllegalStateException("Millrace " + mode.label + ": " + acked.get() + " of " + count + " acknowledged");
             }
-            return new Measurement(count, seconds, recordsPerRequest(producer), timeline);
+            return new Measurement(count, seconds, recordsPerRequest(millrace), timeline);
         }
     }
 

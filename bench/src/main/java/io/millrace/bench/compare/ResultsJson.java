@@ -41,7 +41,7 @@ final class ResultsJson {
         machine.put("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
         ArrayNode cells = root.putArray("cells");
         for (Cell c : Cell.values()) {
-            cells.addObject().put("id", c.id()).put("client", c.client.name).put("broker", c.broker).put("label", c.label());
+            cells.addObject().put("id", c.id()).put("client", c.clientName()).put("broker", c.broker).put("label", c.label());
         }
         ArrayNode ratios = root.putArray("ratios");
         for (Ratio r : Ratio.values()) {

@@ -96,7 +96,7 @@ final class ScenarioProfiles {
             + "Java execution samples every " + SAMPLING_PERIOD + " (time in system calls and waiting is not sampled).\n");
         for (String key : windows.keySet()) {
             Cell cell = cells.get(key);
-            draw(key, "client", cell.client.name + " client (this JVM)", clients.get(key), top);
+            draw(key, "client", cell.clientName() + " client (this JVM)", clients.get(key), top);
             Map<String, CallTree> broker = brokers.get(cell.broker);
             if (broker != null) {
                 draw(key, "broker", cell.broker + " broker JVM", broker.get(key), top);

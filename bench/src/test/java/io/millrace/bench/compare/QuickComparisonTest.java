@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,8 +20,9 @@ import org.junit.rules.TemporaryFolder;
 
 /**
  * {@code bin/millrace bench --quick} as CI runs it: both brokers start in their own JVMs, every
- * scenario produces a finite number for every run of every cell of the client x broker matrix, and
- * the report and JSON are written. Asserts nothing about which side is faster.
+ * scenario produces a finite number for every run of every cell of the client x broker matrix, the
+ * producer scenarios also for Millrace's producer with the audit on, with the audited / plain ratio,
+ * and the report and JSON are written. Asserts nothing about which side is faster.
  */
 public class QuickComparisonTest {
 
@@ -48,24 +50,33 @@ public class QuickComparisonTest {
         for (Figure f : bench.figures.values()) {
             boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch")
                 || f.scenario.startsWith("5.");
-            Set<Cell> expected = kafkaOnly ? Set.of(Cell.KAFKA_ON_MILLRACE, Cell.KAFKA_ON_KAFKA) : Set.of(Cell.values());
+            Set<Cell> expected = kafkaOnly ? Set.of(Cell.KAFKA_ON_MILLRACE, Cell.KAFKA_ON_KAFKA) : new HashSet<>(Cell.matrix());
+            if (f.scenario.startsWith("1.")) {
+                expected.add(Cell.AUDITED_MILLRACE_ON_MILLRACE);
+                assertEquals(f.scenario + " " + f.metric + ": a ratio per run pair", BrokerComparison.QUICK_RUNS,
+                    f.ratios(Ratio.AUDIT).size());
+            }
             assertEquals(f.scenario + " " + f.metric + ": the cells of the matrix", expected, f.values.keySet());
         }
         Figure p99 = bench.figures.get(BrokerComparison.E2E_FIXED + "|p99 ms");
-        for (Cell c : Cell.values()) {
+        for (Cell c : Cell.matrix()) {
             assertTrue(c + " p99 is a latency", p99.median(c) > 0 && p99.median(c) < 60_000);
         }
 
         ByteArrayOutputStream table = new ByteArrayOutputStream();
         bench.report(new PrintStream(table, true, StandardCharsets.UTF_8));
         assertTrue(table.toString(StandardCharsets.UTF_8).contains("| 1. producer batch 1 | records/s |"));
+        assertTrue(table.toString(StandardCharsets.UTF_8).contains(" " + Ratio.AUDIT.label + " |"));
         JsonNode json = new ObjectMapper().readTree(bench.writeJson().toFile());
-        assertEquals(4, json.get("cells").size());
+        assertEquals(5, json.get("cells").size());
         assertEquals(4, json.get("ceilings").size());
         JsonNode first = json.get("figures").get(0);
         assertEquals(BrokerComparison.QUICK_RUNS, first.get("values").get("millrace-client/millrace-broker").get("runs").size());
         assertTrue(first.get("ratios").has("broker"));
         assertTrue(first.get("ratios").has("stack"));
+        assertEquals(BrokerComparison.QUICK_RUNS,
+            first.get("values").get("millrace-audited-client/millrace-broker").get("runs").size());
+        assertTrue(first.get("ratios").has("audit"));
         Set<String> timelineCells = new TreeSet<>();
         json.get("timelines").forEach(t -> {
             if (t.get("scenario").asText().equals("1. producer tuned")) {
@@ -73,7 +84,7 @@ public class QuickComparisonTest {
                 assertTrue("a throughput point per interval", t.get("records_per_second").size() > 0);
             }
         });
-        assertEquals(4, timelineCells.size());
+        assertEquals(5, timelineCells.size());
         String html = Files.readString(io.millrace.bench.compare.report.HtmlReport.write(out));
         assertTrue(html.contains("<svg"));
         assertTrue(html.contains(Cell.MILLRACE_ON_KAFKA.label()));

@@ -3,6 +3,7 @@ package io.millrace.bench.compare;
 import static org.junit.Assert.assertEquals;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.Test;
 
 public class RunOrderTest {
@@ -19,5 +20,25 @@ public class RunOrderTest {
     public void eachClientGoesFirstInEveryOtherRound() {
         assertEquals(List.of(BenchClient.KAFKA, BenchClient.MILLRACE), BrokerComparison.clientOrder(2));
         assertEquals(List.of(BenchClient.MILLRACE, BenchClient.KAFKA), BrokerComparison.clientOrder(3));
+    }
+
+    @Test
+    public void theAuditedProducerRunsNextToThePlainOneFirstInEveryOtherRound() {
+        assertEquals(List.of(Cell.MILLRACE_ON_MILLRACE, Cell.AUDITED_MILLRACE_ON_MILLRACE),
+            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, 1));
+        assertEquals(List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, Cell.MILLRACE_ON_MILLRACE),
+            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, 2));
+        for (Cell other : List.of(Cell.KAFKA_ON_MILLRACE, Cell.MILLRACE_ON_KAFKA, Cell.KAFKA_ON_KAFKA)) {
+            assertEquals(List.of(other), BrokerComparison.producerOrder(other, 1));
+            assertEquals(List.of(other), BrokerComparison.producerOrder(other, 2));
+        }
+    }
+
+    @Test
+    public void scenariosAreChosenByNumber() {
+        assertEquals(Set.of(1, 5), ComparisonOptions.scenarios("5, 1"));
+        assertEquals(BrokerComparison.ALL_SCENARIOS, ComparisonOptions.parse(new String[] {"--quick"}).scenarios);
+        assertEquals(Set.of(1), ComparisonOptions.parse(new String[] {"--scenarios", "1", "--runs", "7"}).scenarios);
+        assertEquals(7, ComparisonOptions.parse(new String[] {"--scenarios", "1", "--runs", "7"}).runs);
     }
 }
