@@ -392,6 +392,11 @@ public final class RecordAccumulator {
         incomplete.remove(batch);
     }
 
+    /** Whether any batch is not yet complete: queued, in flight, or with callbacks still to run. */
+    public boolean hasIncomplete() {
+        return !incomplete.isEmpty();
+    }
+
     List<ProducerBatch> incompleteBatches() {
         return new ArrayList<>(incomplete);
     }
