@@ -31,6 +31,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * or a new source alias each run, so from the first offset), in one order in odd runs and the reverse in
  * even ones. A mirror is timed from outside by {@link CopyTimer}, in its steady state. Prints records/s and
  * MB/s (value bytes) as min / median / max, and the ratios per run.
+ *
+ * <p>Each Millrace round also writes the same number of records of the same size into the second broker with
+ * a producer alone, with the mirror's producer settings ({@link #OFFLINE_PRODUCER} plus what the mirror
+ * forces: acks=all, one request in flight): the most the mirror could copy if reading cost nothing. The
+ * consumer reads from the page cache; the mirror also writes, so this is the ceiling its write side sets.
  */
 public final class MirrorComparison {
 
@@ -40,6 +45,9 @@ public final class MirrorComparison {
     static final int QUICK_RUNS = 2;
     static final String CONSUMER = "consumer alone";
     static final String MIRROR = "mirror maker, to a second broker";
+    static final String PRODUCER = "producer alone, the mirror's settings, to the second broker";
+    /** The offline producer's settings in every Millrace mirror this bench runs. */
+    static final Map<String, Object> OFFLINE_PRODUCER = Map.of("linger.ms", 5, "batch.size", 262_144);
     static final String MILLRACE_ON_KAFKA = "Millrace mirror, Kafka broker to Kafka broker";
     static final String MM2_ON_KAFKA = "Kafka MirrorMaker 2, Kafka broker to Kafka broker";
 
@@ -47,6 +55,7 @@ public final class MirrorComparison {
     private final int runs;
     private final List<LoadScenarios.Timed> consumer = new ArrayList<>();
     private final List<LoadScenarios.Timed> mirror = new ArrayList<>();
+    private final List<LoadScenarios.Timed> producer = new ArrayList<>();
     private final List<LoadScenarios.Timed> millraceOnKafka = new ArrayList<>();
     private final List<LoadScenarios.Timed> mm2OnKafka = new ArrayList<>();
     private String mm2Skipped;
@@ -140,16 +149,40 @@ public final class MirrorComparison {
     }
 
     private void round(int run, MillraceBroker live, MillraceBroker offline, String topic, long count) throws Exception {
-        List<String> order = run % 2 == 1 ? List.of(CONSUMER, MIRROR) : List.of(MIRROR, CONSUMER);
+        List<String> order = run % 2 == 1 ? List.of(CONSUMER, MIRROR, PRODUCER) : List.of(PRODUCER, MIRROR, CONSUMER);
         for (String side : order) {
-            LoadScenarios.Timed timed = side.equals(CONSUMER) ? consume(live.bootstrapServers(), topic, count)
-                : millraceMirror(live.bootstrapServers(), live.zookeeperConnect(), offline.bootstrapServers(), topic, null,
-                    count, "bench-mirror-" + run);
+            LoadScenarios.Timed timed = switch (side) {
+                case CONSUMER -> consume(live.bootstrapServers(), topic, count);
+                case MIRROR -> millraceMirror(live.bootstrapServers(), live.zookeeperConnect(), offline.bootstrapServers(),
+                    topic, null, count, "bench-mirror-" + run);
+                default -> produceAlone(offline.bootstrapServers(), "alone-" + topic + "-" + run, count);
+            };
             if (run > 0) {
-                (side.equals(CONSUMER) ? consumer : mirror).add(timed);
+                (side.equals(CONSUMER) ? consumer : side.equals(MIRROR) ? mirror : producer).add(timed);
             }
             System.err.printf(Locale.ROOT, "bench-mirror: run %d %s: %,.0f records/s, %.1f MB/s, %.1f s%n", run, side,
                 timed.recordsPerSecond(), timed.megabytesPerSecond(), timed.seconds());
+        }
+    }
+
+    /** {@code count} records as the live topic holds them, written to {@code topic} as the mirror's producer would. */
+    private static LoadScenarios.Timed produceAlone(String bootstrap, String topic, long count) throws Exception {
+        Scenarios.createTopic(bootstrap, topic);
+        Map<String, Object> settings = new java.util.HashMap<>(OFFLINE_PRODUCER);
+        settings.put("bootstrap.servers", bootstrap);
+        settings.put("acks", "all");
+        settings.put("max.in.flight.requests.per.connection", 1);
+        byte[] value = new byte[VALUE_BYTES];
+        ThreadLocalRandom.current().nextBytes(value);
+        try (MillraceProducer<byte[], byte[]> alone = new MillraceProducer<>(settings, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            alone.partitionsFor(topic);
+            long start = System.nanoTime();
+            for (long i = 0; i < count; i++) {
+                alone.send(new ProducerRecord<>(topic, 0, null, value));
+            }
+            alone.flush();
+            return new LoadScenarios.Timed(count, count * VALUE_BYTES, (System.nanoTime() - start) / 1e9);
         }
     }
 
@@ -176,7 +209,8 @@ public final class MirrorComparison {
                                                       String alias, long count, String group) throws Exception {
         Map<String, Object> live = Map.of("bootstrap.servers", source, "zookeeper.connect", groups,
             ConsumerConfig.GROUP_ID_CONFIG, group, ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
-        Map<String, Object> offline = Map.of("bootstrap.servers", target, "linger.ms", 5, "batch.size", 262_144);
+        Map<String, Object> offline = new java.util.HashMap<>(OFFLINE_PRODUCER);
+        offline.put("bootstrap.servers", target);
         MirrorMakerConfig config = new MirrorMakerConfig(Map.of(MirrorMakerConfig.WHITELIST_CONFIG, topic,
             MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 5_000L,
             MirrorMakerConfig.TOPIC_RENAME_CONFIG, alias == null ? MirrorMakerConfig.RENAME_NONE : MirrorMakerConfig.RENAME_PREFIX));
@@ -193,6 +227,15 @@ public final class MirrorComparison {
         }
     }
 
+    /** {@code a}'s records/s over {@code b}'s, run by run. */
+    private static List<Double> perRun(List<LoadScenarios.Timed> a, List<LoadScenarios.Timed> b) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            ratios.add(a.get(i).recordsPerSecond() / b.get(i).recordsPerSecond());
+        }
+        return ratios;
+    }
+
     void report(PrintStream p) {
         p.printf(Locale.ROOT, "%n%,d records of %d bytes in one partition; runs: %d, alternating the order; scale %s; "
             + "min / **median** / max%n%n", records, VALUE_BYTES, runs, Double.toString(scale));
@@ -202,11 +245,10 @@ public final class MirrorComparison {
             + triple(consumer, LoadScenarios.Timed::megabytesPerSecond) + " | " + triple(consumer, LoadScenarios.Timed::seconds) + " |");
         p.println("| " + MIRROR + " | " + triple(mirror, LoadScenarios.Timed::recordsPerSecond) + " | "
             + triple(mirror, LoadScenarios.Timed::megabytesPerSecond) + " | " + triple(mirror, LoadScenarios.Timed::seconds) + " |");
-        List<Double> ratios = new ArrayList<>();
-        for (int i = 0; i < Math.min(consumer.size(), mirror.size()); i++) {
-            ratios.add(mirror.get(i).recordsPerSecond() / consumer.get(i).recordsPerSecond());
-        }
-        p.println("| mirror / consumer | " + triple(ratios, r -> r) + " | | |");
+        p.println("| " + PRODUCER + " | " + triple(producer, LoadScenarios.Timed::recordsPerSecond) + " | "
+            + triple(producer, LoadScenarios.Timed::megabytesPerSecond) + " | " + triple(producer, LoadScenarios.Timed::seconds) + " |");
+        p.println("| mirror / consumer | " + triple(perRun(mirror, consumer), r -> r) + " | | |");
+        p.println("| mirror / producer alone | " + triple(perRun(mirror, producer), r -> r) + " | | |");
         p.println();
         p.printf(Locale.ROOT, "Latency at a steady %,d records/s, live send to offline fetch through the mirror, %,d records: "
             + "p50 %.1f ms, p99 %.1f ms, max %.1f ms%n%n", LATENCY_RATE, latency.records(), latency.p50(), latency.p99(),
@@ -222,11 +264,7 @@ public final class MirrorComparison {
             p.println("| " + side.getKey() + " | " + triple(t, LoadScenarios.Timed::recordsPerSecond) + " | "
                 + triple(t, LoadScenarios.Timed::megabytesPerSecond) + " | " + triple(t, LoadScenarios.Timed::seconds) + " |");
         }
-        List<Double> overMm2 = new ArrayList<>();
-        for (int i = 0; i < Math.min(millraceOnKafka.size(), mm2OnKafka.size()); i++) {
-            overMm2.add(millraceOnKafka.get(i).recordsPerSecond() / mm2OnKafka.get(i).recordsPerSecond());
-        }
-        p.println("| Millrace mirror / MirrorMaker 2 | " + triple(overMm2, r -> r) + " | | |");
+        p.println("| Millrace mirror / MirrorMaker 2 | " + triple(perRun(millraceOnKafka, mm2OnKafka), r -> r) + " | | |");
     }
 
     private static <T> String triple(List<T> values, java.util.function.ToDoubleFunction<T> f) {
