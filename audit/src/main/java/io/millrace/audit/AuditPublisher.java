@@ -150,6 +150,15 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
         deltasById.forEach((id, delta) -> handedIn.add(AuditRecords.windowRecord(id, counted, now, delta)));
     }
 
+    /**
+     * Reports lost ranges under ids the tier chose, with the next round: as {@link #publishWithIds}, for a tier
+     * that may report the same ranges again after a crash (a replayed load), so that the report lists each once.
+     */
+    public synchronized void lostRangesWithIds(AuditSource where, Map<String, LostRangeReport> rangesById) {
+        long now = time.milliseconds();
+        rangesById.forEach((id, range) -> handedIn.add(AuditRecords.lostRangeRecord(id, where, now, range)));
+    }
+
     /** A source with this publisher's host and application and the given tier and cluster. */
     public AuditSource source(String tier, String cluster) {
         return new AuditSource(tier, cluster, source.host(), source.application());

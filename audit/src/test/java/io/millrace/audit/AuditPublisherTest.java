@@ -150,16 +150,19 @@ public class AuditPublisherTest {
         Map<String, WindowDelta> deltas = new LinkedHashMap<>();
         deltas.put("state/7/page-views/0", new WindowDelta("page-views", 0, 60_000, 40, 400, 1, 2, 0, 5, 9, 11));
         deltas.put("state/7/page-views/60000", new WindowDelta("page-views", 60_000, 120_000, 3, 30, 0, 0, 0, 1, 2, 2));
+        Map<String, LostRangeReport> lost = Map.of("state/7/page-views/lost/1/500",
+            new LostRangeReport("page-views", 1, 500, 549));
         for (int completion = 0; completion < 2; completion++) {   // completed, then replayed after a crash
             try (AuditPublisher publisher = new AuditPublisher(settings(auditTopic, "loader", 60_000))) {
                 publisher.publishWithIds(publisher.source("hadoop", "offline"), deltas);
+                publisher.lostRangesWithIds(publisher.source("hadoop", "offline"), lost);
                 publisher.close();
-                assertEquals(2, publisher.getPublishedRecords());
+                assertEquals(3, publisher.getPublishedRecords());
                 assertEquals(0, publisher.getDroppedRecords());
             }
         }
         List<GenericRecord> records = read(auditTopic);
-        assertEquals("sent twice", 4, records.size());
+        assertEquals("sent twice", 6, records.size());
         Map<String, Long> countById = new HashMap<>();
         for (GenericRecord record : records) {
             assertEquals("hadoop", record.get("tier").toString());
@@ -167,8 +170,8 @@ public class AuditPublisherTest {
             countById.merge(record.get("id").toString(), (Long) ((GenericRecord) record.get("body")).get("count"),
                 (a, b) -> a.equals(b) ? a : -1L);
         }
-        assertEquals("each id twice with the same counts", Map.of("state/7/page-views/0", 40L, "state/7/page-views/60000", 3L),
-            countById);
+        assertEquals("each id twice with the same counts", Map.of("state/7/page-views/0", 40L, "state/7/page-views/60000", 3L,
+            "state/7/page-views/lost/1/500", 50L), countById);
     }
 
     private static Map<String, Object> settings(String topic, String application, long windowMs) {
