@@ -2,6 +2,7 @@ package io.millrace.mirror;
 
 import io.millrace.common.config.AbstractConfig;
 import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigException;
 import io.millrace.common.config.ConfigDef.Importance;
 import io.millrace.common.config.ConfigDef.Range;
 import io.millrace.common.config.ConfigDef.Type;
@@ -65,7 +66,7 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "a rebalance, another mirror's death) it counts the records it copies again that the offline partition "
         + "already holds (sent before the last commit), for the Duplicates metric and the log: it reads at most this "
         + "many of the offline partition's latest records to compare with. 0 turns the count off. Counted with "
-        + "partition.placement=source only.";
+        + "partition.placement=source and no message.handler only.";
 
     public static final String BATCH_COPY_ENABLED_CONFIG = "batch.copy.enabled";
     static final String BATCH_COPY_ENABLED_DOC = "Copy the fetched record batches without decoding their records "
@@ -76,7 +77,8 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "timestamps are kept either way, and schema ids, counts and audit are still read from every record. A batch "
         + "is copied record by record when it cannot be copied so: with partition.placement=key, for LogAppendTime, "
         + "transactional or compacted batches, for a batch that starts before the offset to copy from (a restart "
-        + "inside it), and while the duplicates check of a partition just taken over runs.";
+        + "inside it), while the duplicates check of a partition just taken over runs, and always with a "
+        + "message.handler.";
 
     public static final String SYNC_TOPIC_CONFIGS_ENABLED_CONFIG = "sync.topic.configs.enabled";
     static final String SYNC_TOPIC_CONFIGS_ENABLED_DOC = "Create each offline topic with the settings its live topic "
@@ -96,6 +98,20 @@ public final class MirrorMakerConfig extends AbstractConfig {
         + "live cluster, topic and window, what the mirror read (tier live) and what the offline cluster acknowledged "
         + "(tier offline), released only after the live offsets they cover are committed, and every lost range. The "
         + "audit settings (audit.topic, audit.window.ms, ...; see docs/audit.md) may be given here too.";
+
+    public static final String MESSAGE_HANDLER_CONFIG = "message.handler";
+    static final String MESSAGE_HANDLER_DOC = "A class implementing io.millrace.mirror.MirrorMessageHandler, with a public "
+        + "no-argument constructor, that turns each live record into the records written offline: none (a filter), "
+        + "changed copies, or several; empty for none (each record copied as it is). Each mirror thread gets an "
+        + "instance of its own. With a handler records are copied one by one, never as whole batches, and no "
+        + "duplicates are counted; a live offset is still committed only once every record the handler returned "
+        + "for it was acknowledged. The audit's offline tier counts what the offline cluster acknowledged, so the "
+        + "records a handler drops are reported missing there (and downstream): to leave topics out, use the "
+        + "whitelist and blacklist.";
+
+    public static final String MESSAGE_HANDLER_ARGS_CONFIG = "message.handler.args";
+    static final String MESSAGE_HANDLER_ARGS_DOC = "The string given to the message.handler's configure method, "
+        + "as it is; empty when not set.";
 
     private static final Validator REGEX = Validator.regex();
 
@@ -117,6 +133,8 @@ public final class MirrorMakerConfig extends AbstractConfig {
         .define(BATCH_COPY_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, BATCH_COPY_ENABLED_DOC)
         .define(SYNC_TOPIC_CONFIGS_ENABLED_CONFIG, Type.BOOLEAN, true, Importance.MEDIUM, SYNC_TOPIC_CONFIGS_ENABLED_DOC)
         .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, AUDIT_ENABLED_DOC)
+        .define(MESSAGE_HANDLER_CONFIG, Type.STRING, "", Importance.MEDIUM, MESSAGE_HANDLER_DOC)
+        .define(MESSAGE_HANDLER_ARGS_CONFIG, Type.STRING, "", Importance.LOW, MESSAGE_HANDLER_ARGS_DOC)
         .define(CONFIG_PROPERTIES_EXCLUDE_CONFIG, Type.LIST, DEFAULT_CONFIG_PROPERTIES_EXCLUDE, Importance.LOW,
             CONFIG_PROPERTIES_EXCLUDE_DOC);
 
@@ -187,6 +205,37 @@ public final class MirrorMakerConfig extends AbstractConfig {
     /** Whether fetched batches are copied whole where they can be. */
     public boolean copiesBatches() {
         return getBoolean(BATCH_COPY_ENABLED_CONFIG);
+    }
+
+    public boolean hasMessageHandler() {
+        return !getString(MESSAGE_HANDLER_CONFIG).isBlank();
+    }
+
+    /**
+     * A new, configured instance of the {@code message.handler} class (one per mirror thread, so that
+     * handlers need not be thread-safe); null when none is set.
+     */
+    public MirrorMessageHandler newMessageHandler() {
+        if (!hasMessageHandler()) {
+            return null;
+        }
+        String className = getString(MESSAGE_HANDLER_CONFIG).trim();
+        MirrorMessageHandler handler;
+        try {
+            Class<?> type = Class.forName(className, true, classLoader());
+            handler = (MirrorMessageHandler) type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException | LinkageError e) {
+            throw new ConfigException(MESSAGE_HANDLER_CONFIG, className,
+                "cannot make a MirrorMessageHandler of it (it needs a public no-argument constructor): " + e);
+        }
+        handler.configure(getString(MESSAGE_HANDLER_ARGS_CONFIG));
+        return handler;
+    }
+
+    /** The context loader first: a handler may come with the application that embeds the mirror. */
+    private static ClassLoader classLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : MirrorMakerConfig.class.getClassLoader();
     }
 
     public boolean createTopics() {

@@ -27,14 +27,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One mirror thread: an embedded group consumer on one live cluster (a member of its group) whose
- * records go, bytes unchanged, into the offline cluster through the mirror's shared producer.
+ * records go, bytes unchanged, into the offline cluster through the mirror's shared producer (or, with a
+ * {@link MirrorMessageHandler}, whatever it makes of each record).
  *
- * <p>No loss: a source offset is committed only after the offline cluster acknowledged the record and
- * everything before it. Every commit, whoever makes it, first flushes the producer and checks that no
- * send failed: the periodic one on this thread, and the one a rebalance or close makes on the
- * consumer's rebalance thread ({@link #beforeCommit}, which also holds this thread between polls so
- * that no record is taken and not yet sent while it commits). A send that failed for good stops the
- * stream and withholds every later commit, so the records after it are mirrored again, never skipped.
+ * <p>No loss: a source offset is committed only after the offline cluster acknowledged the record (every
+ * record a handler made of it) and everything before it. Every commit, whoever makes it, first flushes
+ * the producer and checks that no send failed: the periodic one on this thread, and the one a rebalance
+ * or close makes on the consumer's rebalance thread ({@link #beforeCommit}, which also holds this thread
+ * between polls so that no record is taken and not yet sent while it commits). A send that failed for
+ * good, or a handler that threw, stops the stream and withholds every later commit, so the records after
+ * it are mirrored again, never skipped.
  */
 final class MirrorStream implements Runnable, RebalanceListener {
 
@@ -43,24 +45,21 @@ final class MirrorStream implements Runnable, RebalanceListener {
     private static final ByteArrayDeserializer BYTES = new ByteArrayDeserializer();
 
     private final String name;
-    private final String cluster;
     private final MirrorMakerConfig config;
     private final MillraceProducer<byte[], byte[]> producer;
-    private final TargetTopics targets;
     private final SchemaCopier schemas;   // null: no registries configured
     private final PollingConsumer<byte[], byte[]> consumer;
     private final NetworkClient sourceClient;
     private final Metadata sourceMetadata;
     private final PartitionReader sourceTopics;
-    private final TopicSettings sourceSettings;
     private final DuplicateDetector duplicates;
     private final MirrorAudit audit;   // null: no audit
+    private final MirrorMessageHandler handler;   // null: each record is copied as it is
     private volatile boolean releaseCommitted;
     private final MirrorCounters counters;
     /** Stops the producer at once (Kafka MirrorMaker's abort.on.send.failure): nothing queued behind a refused record goes. */
     private final Runnable abort;
-    private final Map<String, Route> routes = new HashMap<>();   // mirror thread only
-    private Route lastRoute;   // the route of the previous record: records come in runs of one partition
+    private final Routes routes;
     /** Read once: a setting looked up per record costs the mirror thread measurably. */
     private final boolean keepsPartitions;
     private final boolean copiesBatches;
@@ -73,12 +72,11 @@ final class MirrorStream implements Runnable, RebalanceListener {
     MirrorStream(SourceCluster source, int index, MirrorMakerConfig config, MillraceProducer<byte[], byte[]> producer,
                  TargetTopics targets, SchemaCopier schemas, MirrorCounters counters, Runnable abort,
                  PartitionReader offline, MirrorAudit audit) {
+        this.handler = config.newMessageHandler();   // first: a bad class name leaves nothing open
         this.audit = audit;
         this.name = source.name() + "-" + index;
-        this.cluster = source.name();
         this.config = config;
         this.producer = producer;
-        this.targets = targets;
         this.schemas = schemas;
         this.counters = counters;
         this.abort = abort;
@@ -93,8 +91,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
             consumerConfig.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG),
             consumerConfig.getLong(CommonClientConfigs.METADATA_MAX_AGE_MS_CONFIG));
         this.sourceTopics = new PartitionReader(consumerConfig, sourceClient, sourceMetadata);
-        this.sourceSettings = new TopicSettings(sourceClient, sourceMetadata,
-            consumerConfig.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG), config.topicConfigsExcluded(), cluster);
+        this.routes = new Routes(source.name(), config, counters, targets, sourceTopics, new TopicSettings(sourceClient,
+            sourceMetadata, consumerConfig.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG),
+            config.topicConfigsExcluded(), source.name()));
         this.consumer = new PollingConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer(), 2_000);
         consumer.groupConsumer().setRebalanceListener(this);
         counters.lagSource(source.name(), consumer.groupConsumer()::lag);
@@ -105,8 +104,9 @@ final class MirrorStream implements Runnable, RebalanceListener {
         });
         this.duplicates = new DuplicateDetector(offline, config.duplicateCheckMaxRecords(), name);
         this.keepsPartitions = config.keepsPartitions();
-        // a whole batch keeps its partition: with key placement every record is placed on its own
-        this.copiesBatches = config.copiesBatches() && keepsPartitions;
+        // a whole batch keeps its partition: with key placement every record is placed on its own; a
+        // handler sees every record
+        this.copiesBatches = config.copiesBatches() && keepsPartitions && handler == null;
         this.thread = new Thread(this, "millrace-mirror-" + name);
     }
 
@@ -175,6 +175,12 @@ final class MirrorStream implements Runnable, RebalanceListener {
                     send(record);
                 }
             }
+        } catch (RuntimeException e) {
+            // failed while still held, so that a rebalance's commit waiting for the lock withholds itself:
+            // this poll's records after the failed one were never sent
+            failure.compareAndSet(null, e instanceof MirrorException m ? m
+                : new MirrorException("Mirror stream " + name + " failed: " + e, e));
+            throw e;
         } finally {
             taking.unlock();
         }
@@ -206,7 +212,7 @@ final class MirrorStream implements Runnable, RebalanceListener {
 
     /** Sends one live batch as it is, once the schemas it names are offline. */
     private void send(TopicPartition source, RecordBatch batch) throws InterruptedException {
-        Route route = route(source);
+        Routes.Route route = route(source);
         BatchSummary summary = BatchSummary.scan(batch, source.topic(), schemas, audit != null);
         MirrorCounters.TopicCounters topic = route.counters;
         topic.consumed(summary.records, summary.bytes);
@@ -236,62 +242,68 @@ final class MirrorStream implements Runnable, RebalanceListener {
         }
     }
 
-    /** Where one live topic's records go, worked out on its first record: looked up per record after that. */
-    private static final class Route {
-        final String live;
-        final String target;
-        final MirrorCounters.TopicCounters counters;
-        int partitionsEnsured;
-
-        Route(String live, String target, MirrorCounters.TopicCounters counters) {
-            this.live = live;
-            this.target = target;
-            this.counters = counters;
-        }
-    }
-
-    private Route route(TopicPartition source) throws InterruptedException {
-        return route(source.topic(), source.partition());
-    }
-
-    private Route route(String live, int partition) throws InterruptedException {
-        Route route = lastRoute != null && lastRoute.live.equals(live) ? lastRoute : routes.get(live);
-        if (route == null) {
-            route = new Route(live, config.offlineTopic(cluster, live), counters.topic(cluster, live));
-            routes.put(live, route);
-        }
-        lastRoute = route;
-        if (partition >= route.partitionsEnsured) {   // first record, or the live topic grew
-            int partitions = Math.max(sourceTopics.partitionCount(live), partition + 1);
-            targets.ensure(route.target, partitions,
-                () -> config.syncTopicConfigs() ? sourceSettings.of(live) : java.util.Map.of());
-            route.partitionsEnsured = partitions;
-        }
-        return route;
+    private Routes.Route route(TopicPartition source) throws InterruptedException {
+        return routes.of(source.topic(), source.partition());
     }
 
     private void send(ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
-        Route route = route(record.topic(), record.partition());
-        String target = route.target;
-        if (schemas != null) {
-            // before the record can be seen offline, its schemas must be there
-            schemas.ensureCopied(record.topic(), record.key(), true);
-            schemas.ensureCopied(record.topic(), record.value(), false);
-        }
+        Routes.Route route = routes.of(record.topic(), record.partition());
         Integer partition = keepsPartitions ? record.partition() : null;
-        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(target, partition, record.timestamp(),
+        ProducerRecord<byte[], byte[]> copy = new ProducerRecord<>(route.target, partition, record.timestamp(),
             record.key(), record.value(), record.headers());
-        int bytes = (record.key() == null ? 0 : record.key().length) + (record.value() == null ? 0 : record.value().length);
-        MirrorCounters.TopicCounters topic = route.counters;
-        topic.consumed(bytes);
+        int bytes = size(record.key(), record.value());
+        route.counters.consumed(bytes);
         if (audit != null) {
             audit.read(record.topic(), record.timestamp(), bytes);
         }
-        if (duplicates.isDuplicate(record, keepsPartitions ? target : null)) {
-            topic.duplicated();
+        if (handler != null) {
+            sendHandled(record, route, copy);
+            return;
         }
+        if (duplicates.isDuplicate(record, keepsPartitions ? route.target : null)) {
+            route.counters.duplicated();
+        }
+        send(record, copy, route.counters);
+    }
+
+    /**
+     * Sends what the handler makes of one live record; nothing for a record it drops, which the next
+     * commit then covers at once. A topic of the handler's choosing is created as the live topic's copy is.
+     */
+    private void sendHandled(ConsumerRecord<byte[], byte[]> record, Routes.Route route, ProducerRecord<byte[], byte[]> copy)
+        throws InterruptedException {
+        List<ProducerRecord<byte[], byte[]>> outputs;
         try {
-            producer.send(copy, (metadata, exception) -> {
+            outputs = handler.handle(record, copy);
+        } catch (RuntimeException e) {
+            throw new MirrorException("The message handler failed on " + record.topic() + "-" + record.partition()
+                + " offset " + record.offset() + " from " + name + ": " + e, e);
+        }
+        if (outputs == null) {
+            throw new MirrorException("The message handler returned null for " + record.topic() + "-"
+                + record.partition() + " offset " + record.offset() + " from " + name + " (an empty list drops a record)");
+        }
+        for (ProducerRecord<byte[], byte[]> output : outputs) {
+            routes.ensureOther(route, output.topic());
+            send(record, output, route.counters);
+        }
+    }
+
+    /**
+     * Sends one record made of the live {@code record}, its schemas first. Counted as out when the offline
+     * cluster acknowledged it, in the audit under the live record's topic and time: the audit follows each
+     * live record into the offline cluster, whatever a handler named its copies.
+     */
+    private void send(ConsumerRecord<byte[], byte[]> record, ProducerRecord<byte[], byte[]> output,
+                      MirrorCounters.TopicCounters topic) {
+        if (schemas != null) {
+            // before the record can be seen offline, its schemas must be there
+            schemas.ensureCopied(record.topic(), output.key(), true);
+            schemas.ensureCopied(record.topic(), output.value(), false);
+        }
+        int bytes = size(output.key(), output.value());
+        try {
+            producer.send(output, (metadata, exception) -> {
                 if (exception == null) {
                     topic.produced(bytes, Math.max(0, System.currentTimeMillis() - record.timestamp()));
                     if (audit != null) {
@@ -304,6 +316,10 @@ final class MirrorStream implements Runnable, RebalanceListener {
         } catch (RuntimeException e) {
             throw sendFailed(record, e);
         }
+    }
+
+    private static int size(byte[] key, byte[] value) {
+        return (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
     }
 
     private MirrorException sendFailed(TopicPartition source, long first, long last, Exception cause) {

@@ -19,15 +19,16 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code bin/millrace mirror-maker --consumer.config FILE [--consumer.config FILE ...] --producer.config FILE
- * --whitelist REGEX [--blacklist REGEX] [--num.streams N] [--config FILE] [--override key=value ...]}, spelled
+ * --whitelist REGEX [--blacklist REGEX] [--num.streams N] [--message.handler CLASS [--message.handler.args ARGS]]
+ * [--config FILE] [--override key=value ...]}, spelled
  * as Kafka's MirrorMaker was. Runs until SIGTERM (then drains, flushes and commits) or until a stream
  * stops on a send that cannot succeed (exit 1).
  */
 public final class MirrorMakerMain {
 
     static final String USAGE = "Usage: millrace mirror-maker --consumer.config FILE [--consumer.config FILE ...] "
-        + "--producer.config FILE --whitelist REGEX [--blacklist REGEX] [--num.streams N] [--config FILE] "
-        + "[--override key=value ...]";
+        + "--producer.config FILE --whitelist REGEX [--blacklist REGEX] [--num.streams N] "
+        + "[--message.handler CLASS [--message.handler.args ARGS]] [--config FILE] [--override key=value ...]";
 
     private MirrorMakerMain() {
     }
@@ -83,6 +84,10 @@ public final class MirrorMakerMain {
                 case "--whitelist" -> mirrorProps.setProperty(MirrorMakerConfig.WHITELIST_CONFIG, value(args, ++i, option));
                 case "--blacklist" -> mirrorProps.setProperty(MirrorMakerConfig.BLACKLIST_CONFIG, value(args, ++i, option));
                 case "--num.streams" -> mirrorProps.setProperty(MirrorMakerConfig.NUM_STREAMS_CONFIG, value(args, ++i, option));
+                case "--message.handler" ->
+                    mirrorProps.setProperty(MirrorMakerConfig.MESSAGE_HANDLER_CONFIG, value(args, ++i, option));
+                case "--message.handler.args" ->
+                    mirrorProps.setProperty(MirrorMakerConfig.MESSAGE_HANDLER_ARGS_CONFIG, value(args, ++i, option));
                 default -> rest.add(option);
             }
         }
