@@ -37,6 +37,11 @@ public final class AuditReadBack {
         return entries.stream().filter(e -> e.tier().equals(LoadConfig.AUDIT_TIER)).toList();
     }
 
+    /** The lost ranges among {@code entries}, every record of them (an id published again is there twice). */
+    public static List<AuditEntry> lostRanges(List<AuditEntry> entries) {
+        return entries.stream().filter(e -> e.lost() != null).toList();
+    }
+
     /** Events per window start, as the sent events' times fall. */
     public static Map<Long, Long> expectedPerWindow(List<SentEvent> sent) {
         Map<Long, Long> counts = new TreeMap<>();

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Offsets {@code [from, to)} of a partition that retention deleted before any load read them: the
  * load had to go on from the partition's earliest offset {@code to}. Never hidden: every lost range is
- * counted, written into the load's manifest and summary, and logged.
+ * counted, written into the load's manifest and summary, logged, and with auditing on published to the audit
+ * topic.
  */
 public record LostRange(String topic, int partition, long from, long to) {
 

@@ -21,8 +21,9 @@ public enum CommitStep {
     /** The summary is written: the load is complete. */
     SUMMARY_WRITTEN,
     /**
-     * The audit topic acknowledged the load's audit counts (at once with auditing off), which are not yet marked
-     * as published: after a crash here the next load publishes them again, under the same ids.
+     * The audit topic acknowledged the load's audit records (window counts and lost ranges; at once with auditing
+     * off), which are not yet marked as published: after a crash here the next load publishes them again, under
+     * the same ids.
      */
     AUDIT_PUBLISHED
 }

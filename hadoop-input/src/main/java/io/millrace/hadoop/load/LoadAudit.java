@@ -1,32 +1,28 @@
 package io.millrace.hadoop.load;
 
 import io.millrace.audit.AuditPublisher;
-import io.millrace.audit.WindowDelta;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.hadoop.state.AuditMark;
 import io.millrace.hadoop.state.Manifest;
 import io.millrace.hadoop.state.StateDir;
-import io.millrace.hadoop.state.WindowCount;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hadoop tier of the audit, in the driver: publishes the window counts that committed loads keep in their
- * manifests to the audit topic (tier {@value LoadConfig#AUDIT_TIER}), when a load is complete, so never before
- * its commit point. Each record's id is made from the manifest (state directory, sequence, topic, window
- * start): a load whose counts go out again publishes the same records again, and the report counts an id once.
- * Once the audit topic acknowledged them all (acks=all) each load is marked in {@code audits/}; a crash before
- * the mark only means they are published once more.
+ * The hadoop tier of the audit, in the driver: publishes the window counts and the lost ranges (offsets retention
+ * deleted before they were loaded) that committed loads keep in their manifests to the audit topic (tier
+ * {@value LoadConfig#AUDIT_TIER}), when a load is complete, so never before its commit point. Each record's id is
+ * made from the manifest ({@link LoadAuditRecords}): a load whose records go out again publishes the same records
+ * again, and the report counts an id once. Once the audit topic acknowledged them all (acks=all) each load is
+ * marked in {@code audits/}; a crash before the mark only means they are published once more.
  *
  * <p>A load is published with every earlier committed load not yet marked, oldest first: one killed after its
  * summary, or one whose audit topic could not be reached, goes out with the next. The walk back stops at a
  * marked load, or at one counted with auditing off, so it reads only the manifests still to publish. An audit
- * topic that cannot be reached never fails a load: the counts wait in the manifests, and an error is logged.
+ * topic that cannot be reached never fails a load: the records wait in the manifests, and an error is logged.
  */
 final class LoadAudit {
 
@@ -76,9 +72,9 @@ final class LoadAudit {
         return loads;
     }
 
-    /** Sends the loads' counts and waits for the acknowledgements; whether every record was acknowledged. */
+    /** Sends the loads' records and waits for the acknowledgements; whether every record was acknowledged. */
     private boolean publish(List<Manifest> loads) {
-        Map<String, WindowDelta> records = records(loads);
+        LoadAuditRecords records = new LoadAuditRecords(state.root(), loads);
         if (records.isEmpty()) {
             return true;
         }
@@ -91,7 +87,7 @@ final class LoadAudit {
             return false;
         }
         try (publisher) {
-            publisher.publishWithIds(publisher.source(), records);
+            records.handTo(publisher, publisher.source());
         }
         // closing sent everything and waited up to audit.close.timeout.ms; what was not acknowledged counts as dropped
         if (publisher.getDroppedRecords() > 0) {
@@ -103,26 +99,10 @@ final class LoadAudit {
         return true;
     }
 
-    private Map<String, WindowDelta> records(List<Manifest> loads) {
-        Map<String, WindowDelta> records = new LinkedHashMap<>();
-        for (Manifest load : loads) {
-            for (WindowCount w : load.auditWindows()) {
-                records.put(id(load, w), new WindowDelta(w.topic(), w.windowStart(), w.windowEnd(), w.count(), w.bytes(),
-                    w.noTimeCount(), w.malformedCount(), 0, w.latencyP50Ms(), w.latencyP99Ms(), w.latencyMaxMs()));
-            }
-        }
-        return records;
-    }
-
-    /** The id of a window's record: the same whenever the committed load's counts are published. */
-    private String id(Manifest load, WindowCount window) {
-        return state.root() + "/" + StateDir.name(load.sequence()) + "/" + window.topic() + "/" + window.windowStart();
-    }
-
     private void mark(List<Manifest> loads) throws IOException {
         String topic = loads.isEmpty() ? null : config.auditConfig().topic();
         for (Manifest load : loads) {
-            state.markAudited(new AuditMark(load.sequence(), System.currentTimeMillis(), topic, load.auditWindows().size()));
+            state.markAudited(new AuditMark(load.sequence(), System.currentTimeMillis(), topic, LoadAuditRecords.count(load)));
         }
     }
 

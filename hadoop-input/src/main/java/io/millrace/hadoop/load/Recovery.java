@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * What every load does first: completes the committed loads that a crash interrupted (a manifest but no
  * summary: their moves are replayed), then deletes the staging directories left over, which belong to
  * loads that never reached their commit point: garbage from a failed or killed job or driver; last, with
- * auditing on, publishes the audit counts of committed loads not yet published. After it, the data root
+ * auditing on, publishes the audit records of committed loads not yet published. After it, the data root
  * holds exactly what the newest manifest says, and the next load starts from its offsets.
  */
 final class Recovery {

@@ -13,7 +13,8 @@ import java.util.TreeMap;
  * <ul>
  *   <li>{@code offsets}: the next offset to load of every partition ever loaded (those of earlier
  *       loads carried over), so the newest manifest alone says where the next load starts;</li>
- *   <li>{@code ranges} and {@code lost}: what this load read, and what retention deleted before it could;</li>
+ *   <li>{@code ranges} and {@code lost}: what this load read, and what retention deleted before it could
+ *       (with auditing on, the lost ranges are published to the audit topic with the window counts);</li>
  *   <li>{@code files}: every file to move from the load's staging directory into the data root (and
  *       the error output into the state directory): replaying them is idempotent, so a crash after the
  *       commit point is completed by the next load;</li>

@@ -23,7 +23,7 @@ import org.apache.hadoop.fs.Path;
  *   manifests/0000000007.json   committed loads, one per sequence number; the newest holds the offsets
  *   summaries/0000000007.json   written when load 7 is complete (files moved): its presence means "done"
  *   errors/0000000007/...       the undecodable messages of load 7 (Avro, with their coordinates)
- *   audits/0000000007.json      written once the audit topic acknowledged load 7's window counts
+ *   audits/0000000007.json      written once the audit topic acknowledged load 7's audit records
  *   loads/&lt;run id&gt;/             a running load: plan.json, the job's output, manifest.json before it is committed
  *   failed/&lt;run id&gt;/            a load refused for too many undecodable messages, kept to look at
  * </pre>
