@@ -24,6 +24,7 @@ public final class AuditConfig extends AbstractConfig {
         + "interceptors count whenever they are listed in interceptor.classes.";
 
     public static final String AUDIT_TOPIC_CONFIG = "audit.topic";
+    public static final String DEFAULT_TOPIC = "_audit";
     static final String AUDIT_TOPIC_DOC = "The topic the audit records go to; their schema is registered under "
         + "<audit.topic>-value.";
 
@@ -64,7 +65,7 @@ public final class AuditConfig extends AbstractConfig {
 
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(AUDIT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.HIGH, AUDIT_ENABLED_DOC)
-        .define(AUDIT_TOPIC_CONFIG, Type.STRING, "_audit", Importance.HIGH, AUDIT_TOPIC_DOC)
+        .define(AUDIT_TOPIC_CONFIG, Type.STRING, DEFAULT_TOPIC, Importance.HIGH, AUDIT_TOPIC_DOC)
         .define(AUDIT_TIER_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, AUDIT_TIER_DOC)
         .define(AUDIT_CLUSTER_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, AUDIT_CLUSTER_DOC)
         .define(AUDIT_APPLICATION_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT, Importance.HIGH, AUDIT_APPLICATION_DOC)

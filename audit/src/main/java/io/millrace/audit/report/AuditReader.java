@@ -15,7 +15,10 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * Reads the audit topic from its earliest to its latest offset, every partition, and decodes each record
  * with the registry: the input of the {@link Reconciliation}. Window entries outside {@code [since, until)}
- * and topics not matching the pattern are left out; lost ranges are always kept.
+ * and topics not matching the pattern are left out; lost ranges are always kept. So are the counts of the
+ * audit topic itself: a mirror that copies the live clusters' audit topics into the offline one (how the
+ * producers' counts reach the offline report) counts the audit records it copied, which are not events
+ * and have no producer tier to be held against. A lost range of the audit topic stays: counts were lost.
  */
 public final class AuditReader {
 
@@ -27,6 +30,7 @@ public final class AuditReader {
         AvroDeserializer<GenericRecord> decoder = new AvroDeserializer<>(new SchemaRegistryClient(
             Map.of("schema.registry.url", registryUrl)));
         Predicate<AuditEntry> wanted = e -> topics.matcher(e.topic()).matches()
+            && (e.lost() != null || !e.topic().equals(auditTopic))
             && (e.window() == null || e.window().start() >= since && e.window().start() < until);
         List<AuditEntry> entries = new ArrayList<>();
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers", bootstrap)))) {
