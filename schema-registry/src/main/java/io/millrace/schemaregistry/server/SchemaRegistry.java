@@ -44,11 +44,7 @@ public final class SchemaRegistry {
             throw readOnly();
         }
         if (mode == RegistryMode.IMPORT) {
-            if (givenId.isEmpty()) {
-                throw RegistryError.OPERATION_NOT_PERMITTED.exception("The registry is in IMPORT mode: a registration "
-                    + "must bring its schema's id");
-            }
-            return importSchema(subject, schemaText, givenId.getAsInt());
+            return givenId.isPresent() ? importSchema(subject, schemaText, givenId.getAsInt()) : heldAlready(subject, schemaText);
         }
         if (givenId.isPresent()) {
             throw RegistryError.OPERATION_NOT_PERMITTED.exception("A schema id may be given only in IMPORT mode");
@@ -69,6 +65,21 @@ public final class SchemaRegistry {
                 return id;
             }
             // another registration took that version number: look at the subject again
+        }
+    }
+
+    /**
+     * In IMPORT mode, a registration without an id of a schema {@code subject} already holds answers its id,
+     * as a lookup would: the offline data centre's own clients (the audit's publishers, with
+     * {@code auto.register.schemas}) register schemas that the mirror imported, and nothing new is made. A
+     * schema the subject does not hold still needs its id.
+     */
+    private int heldAlready(String subject, String schemaText) {
+        try {
+            return lookup(subject, schemaText, false).id();
+        } catch (RegistryException notHeld) {
+            throw RegistryError.OPERATION_NOT_PERMITTED.exception("The registry is in IMPORT mode: a registration of a "
+                + "schema that subject " + subject + " does not hold already must bring its id");
         }
     }
 

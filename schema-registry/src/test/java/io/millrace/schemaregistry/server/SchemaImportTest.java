@@ -78,6 +78,24 @@ public class SchemaImportTest {
     }
 
     @Test
+    public void inImportModeARegistrationWithoutAnIdOfASchemaTheSubjectHoldsAnswersItsIdAndMakesNothingNew()
+        throws Exception {
+        try (SchemaRegistryServer dc1 = Registries.start(zkDc1, Map.of(SchemaRegistryConfig.SCHEMA_ID_BASE_CONFIG, 500));
+             SchemaRegistryServer offline = Registries.start(zkOffline)) {
+            SchemaRegistryClient live = client(dc1);
+            SchemaRegistryClient off = client(offline);
+            int id = live.register("_audit-value", schema("audit", 2));
+            off.setMode("IMPORT");
+            off.importSchema("_audit-value", id, live.getById(id));
+            // an offline client that registers as it always does (auto.register.schemas): the imported id
+            assertEquals(id, client(offline).register("_audit-value", schema("audit", 2)));
+            assertEquals("nothing new", List.of(1), off.versions("_audit-value"));
+            expect(42205, () -> client(offline).register("_audit-value", schema("audit", 3)));
+            expect(42205, () -> client(offline).register("other-value", schema("audit", 2)));
+        }
+    }
+
+    @Test
     public void anIdIsRefusedOutsideImportModeAndReadOnlyRefusesEveryChangeButServesReads() throws Exception {
         try (SchemaRegistryServer registry = Registries.start(zkDc1)) {
             SchemaRegistryClient client = client(registry);
