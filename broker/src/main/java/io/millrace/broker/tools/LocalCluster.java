@@ -63,7 +63,9 @@ public final class LocalCluster implements AutoCloseable {
     /**
      * Starts ZooKeeper, then brokers {@code 0..brokerCount-1}, each with the broker settings in
      * {@code overrides} on top of small-footprint defaults; returns once every broker is registered
-     * and answering.
+     * and answering. A {@code broker.id} in {@code overrides} is the first broker's id, the others
+     * following it (the indexes of this class's methods stay {@code 0..brokerCount-1}), so that
+     * clusters in one JVM can have brokers of different ids.
      */
     public static LocalCluster start(int brokerCount, Map<String, Object> overrides)
         throws IOException, InterruptedException {
@@ -97,10 +99,18 @@ public final class LocalCluster implements AutoCloseable {
         props.put(LogConfig.LOG_DIRS_CONFIG, logDir(id).toString());
         props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
         props.putAll(overrides);
+        // broker.id in the overrides is the first broker's: ids must differ across the clusters of one JVM
+        // (each broker exports its metrics under its id), not only within one
+        props.put(ClusterConfig.BROKER_ID_CONFIG, firstBrokerId() + id);
         Broker broker = new Broker(new BrokerConfig(props), Time.SYSTEM);
         broker.startup();
         brokers[id] = broker;
         ports[id] = broker.boundPort();
+    }
+
+    private int firstBrokerId() {
+        Object first = overrides.get(ClusterConfig.BROKER_ID_CONFIG);
+        return first == null ? 0 : Integer.parseInt(first.toString());
     }
 
     /** Shuts broker {@code id} down cleanly; its port and data stay reserved for a restart. */
