@@ -39,7 +39,13 @@ public final class AuditReportMain {
         System.exit(run(args, System.out, System.err, System.currentTimeMillis()));
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err, long nowMs) {
+    /**
+     * The command without {@code System.exit}, for a caller in the same JVM (a scheduler, a test of a whole
+     * pipeline): the table to {@code out}, errors to {@code err}, windows judged as of {@code nowMs}.
+     *
+     * @return the exit status: 0 complete, 1 incomplete, 2 a usage error
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, long nowMs) {
         String bootstrap = null;
         String registry = "http://localhost:8081";
         String auditTopic = "_audit";
