@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/millrace demo}: the paper's pipeline in one JVM, in a few seconds. It starts a
+ * {@code bin/millrace quickstart}: the paper's pipeline in one JVM, in a few seconds. It starts a
  * standalone ZooKeeper and a broker ({@link LocalCluster}), creates the topic {@value #TOPIC} with
  * {@value #PARTITIONS} partitions, produces page views with Millrace's producer
  * ({@link PageViewProducer}: keyed by user id, one producer per compression codec), reads them back
@@ -23,7 +23,7 @@ public final class QuickstartDemo {
     public static final String TOPIC = "page-views";
     public static final int PARTITIONS = 3;
     static final int EVENTS_PER_CODEC = 5;
-    static final String USAGE = "Usage: millrace demo [--keep-running]";
+    static final String USAGE = "Usage: millrace quickstart [--keep-running]";
 
     /** One event as produced or as read back; the header is the content-type value. */
     public record Event(int partition, long offset, long timestamp, String key, String value, String contentType) {
@@ -58,7 +58,7 @@ public final class QuickstartDemo {
                     return 0;
                 }
                 default -> {
-                    err.println("millrace demo: unknown option " + arg + "\n" + USAGE);
+                    err.println("millrace quickstart: unknown option " + arg + "\n" + USAGE);
                     return 2;
                 }
             }

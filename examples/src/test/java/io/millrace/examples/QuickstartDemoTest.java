@@ -18,7 +18,7 @@ import java.util.Map;
 import org.junit.Test;
 
 /**
- * The README's front door: {@code bin/millrace demo} runs this, so CI proves that a fresh checkout
+ * The single-broker quickstart: {@code bin/millrace quickstart} runs this, so CI proves that a fresh checkout
  * starts ZooKeeper and a broker, and that Millrace's producer and group consumer get back every
  * event produced.
  */
