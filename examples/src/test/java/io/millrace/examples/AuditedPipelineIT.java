@@ -45,8 +45,7 @@ import org.junit.rules.TemporaryFolder;
  * those counts missing, every other window complete, and exit 1; restricted to the clean topic it shows
  * every window complete, 100%, and exits 0.
  *
- * <p>One schema registry serves both data centres ({@link TieredPipeline} says why not one each). The
- * retention gaps need the mirror and the loader to have read the topic before (a reader that starts at the
+ * <p>The retention gaps need the mirror and the loader to have read the topic before (a reader that starts at the
  * earliest offset sees no gap), so each runs twice: once after the first records, once after the rest.
  */
 public class AuditedPipelineIT {
@@ -252,7 +251,7 @@ public class AuditedPipelineIT {
     private static JsonNode report(TieredPipeline pipeline, Path json, int status, ByteArrayOutputStream table,
                                    String... more) throws Exception {
         List<String> args = new ArrayList<>(List.of("--bootstrap-server", pipeline.offline().bootstrapServers(),
-            "--schema-registry", pipeline.registryUrl(), "--grace", "0s", "--json", json.toString()));
+            "--schema-registry", pipeline.offlineRegistryUrl(), "--grace", "0s", "--json", json.toString()));
         args.addAll(List.of(more));
         PrintStream out = new PrintStream(table, true, StandardCharsets.UTF_8);
         int exit = AuditReportMain.run(args.toArray(String[]::new), out, System.err, System.currentTimeMillis());

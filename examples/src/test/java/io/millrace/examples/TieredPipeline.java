@@ -21,6 +21,7 @@ import io.millrace.mirror.SourceCluster;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerRecord;
 import io.millrace.producer.avro.AvroEventProducer;
+import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.AvroSerializer;
 import io.millrace.schemaregistry.serde.EventHeaders;
 import io.millrace.schemaregistry.server.SchemaRegistryServer;
@@ -38,17 +39,17 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The pipeline of the paper in one JVM, every tier audited: a live data centre ({@code dc1}, a broker with
- * its ZooKeeper), the offline cluster (another), one schema registry, front-ends sending Avro page views
+ * its ZooKeeper), the offline cluster (another), a schema registry in each, front-ends sending Avro page views
  * through {@link AvroEventProducer} and {@link AuditingProducer}, the mirror maker, and the Hadoop loader on
  * the LocalJobRunner and the local file system. The front-ends publish their counts to dc1's audit topic,
  * which the mirror copies with the events; the mirror and the loader publish theirs to the offline
  * cluster's, where the report reads them all. Windows are {@link #WINDOW_MS} long, due at once after
  * their end.
  *
- * <p>One registry, not one per data centre: the offline registry would then run in IMPORT mode for the
- * mirror's schema copies, and a registry in IMPORT mode refuses every registration that brings no id,
- * the audit publishers' registration of the audit record's schema included, so no offline tier could
- * publish. Both data centres' clients use this one, and the mirror copies no schemas.
+ * <p>The offline registry runs in IMPORT mode: the mirror copies into it, ids kept, the schemas the
+ * records it copies name (the events' and, with dc1's audit topic, the audit record's), and the offline
+ * audit publishers' registrations of the audit record's schema are answered with the id it was imported
+ * with.
  *
  * <p>Event times lie in whole windows before the test started ({@link #window(int)}), so that every window is
  * over, and may be judged, by the time the report runs.
@@ -63,7 +64,8 @@ final class TieredPipeline implements AutoCloseable {
 
     private final LocalCluster live;
     private final LocalCluster offline;
-    private final SchemaRegistryServer registry;
+    private final SchemaRegistryServer liveRegistry;
+    private final SchemaRegistryServer offlineRegistry;
     private final Path dir;
     /** The start of the first window events are timed in: five whole windows before now. */
     private final long firstWindow;
@@ -72,29 +74,43 @@ final class TieredPipeline implements AutoCloseable {
     record Sent(String topic, String key, int partition, long timeMs) {
     }
 
-    private TieredPipeline(LocalCluster live, LocalCluster offline, SchemaRegistryServer registry, Path dir) {
+    private TieredPipeline(LocalCluster live, SchemaRegistryServer liveRegistry, LocalCluster offline,
+                           SchemaRegistryServer offlineRegistry, Path dir) {
         this.live = live;
+        this.liveRegistry = liveRegistry;
         this.offline = offline;
-        this.registry = registry;
+        this.offlineRegistry = offlineRegistry;
         this.dir = dir;
         long now = System.currentTimeMillis();
         this.firstWindow = now - now % WINDOW_MS - 5 * WINDOW_MS;
     }
 
     static TieredPipeline start(Path dir) throws Exception {
-        // broker ids of their own: brokers in one JVM share JMX names, which carry the id
-        LocalCluster live = LocalCluster.start(1, Map.of("broker.id", 31));
-        LocalCluster offline = null;
+        List<AutoCloseable> started = new ArrayList<>();
         try {
-            offline = LocalCluster.start(1, Map.of("broker.id", 32));
-            return new TieredPipeline(live, offline, SchemaRegistryServer.startLocal(offline.zookeeperConnect()), dir);
+            // broker ids of their own: brokers in one JVM share JMX names, which carry the id
+            LocalCluster live = started(started, LocalCluster.start(1, Map.of("broker.id", 31)));
+            SchemaRegistryServer liveRegistry = started(started, SchemaRegistryServer.startLocal(live.zookeeperConnect()));
+            LocalCluster offline = started(started, LocalCluster.start(1, Map.of("broker.id", 32)));
+            SchemaRegistryServer offlineRegistry = started(started,
+                SchemaRegistryServer.startLocal(offline.zookeeperConnect()));
+            new SchemaRegistryClient(Map.of("schema.registry.url", offlineRegistry.urls().get(0))).setMode("IMPORT");
+            return new TieredPipeline(live, liveRegistry, offline, offlineRegistry, dir);
         } catch (Exception | Error e) {
-            if (offline != null) {
-                offline.close();
+            for (int i = started.size() - 1; i >= 0; i--) {
+                try {
+                    started.get(i).close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
             }
-            live.close();
             throw e;
         }
+    }
+
+    private static <T extends AutoCloseable> T started(List<AutoCloseable> started, T resource) {
+        started.add(resource);
+        return resource;
     }
 
     LocalCluster live() {
@@ -105,8 +121,14 @@ final class TieredPipeline implements AutoCloseable {
         return offline;
     }
 
-    String registryUrl() {
-        return registry.urls().get(0);
+    /** dc1's registry: the front-ends register their schemas there. */
+    String liveRegistryUrl() {
+        return liveRegistry.urls().get(0);
+    }
+
+    /** The offline registry, in IMPORT mode: the mirror's copies, read by the loader and the report. */
+    String offlineRegistryUrl() {
+        return offlineRegistry.urls().get(0);
     }
 
     /** The start of window {@code index}, counted from the first one events are timed in. */
@@ -129,7 +151,7 @@ final class TieredPipeline implements AutoCloseable {
     AuditPublisher frontEnds() {
         Map<String, Object> settings = new HashMap<>(auditTiming());
         settings.put("bootstrap.servers", live.bootstrapServers());
-        settings.put("schema.registry.url", registryUrl());
+        settings.put("schema.registry.url", liveRegistryUrl());
         settings.put(AuditConfig.AUDIT_TIER_CONFIG, "producer");
         settings.put(AuditConfig.AUDIT_CLUSTER_CONFIG, LIVE_CLUSTER);
         settings.put(AuditConfig.AUDIT_APPLICATION_CONFIG, "frontend");
@@ -144,7 +166,7 @@ final class TieredPipeline implements AutoCloseable {
     List<Sent> produce(AuditPublisher frontEnds, String topic, int partitions, int first, int count, int firstWindowIndex,
                        int windows) throws Exception {
         Map<String, Object> props = Map.of("bootstrap.servers", live.bootstrapServers(), "linger.ms", 5,
-            "schema.registry.url", registryUrl(), "auto.register.schemas", true);
+            "schema.registry.url", liveRegistryUrl(), "auto.register.schemas", true);
         List<Sent> sent = new ArrayList<>();
         try (AvroEventProducer<String, PageViewEvent> producer = new AvroEventProducer<>(new AuditingProducer<>(
                 new MillraceProducer<>(props, new StringSerializer(), new AvroSerializer<>()), frontEnds.counter()),
@@ -186,8 +208,9 @@ final class TieredPipeline implements AutoCloseable {
         source.put(ConsumerConfig.GROUP_ID_CONFIG, MIRROR_GROUP);
         source.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
         source.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        source.put(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, liveRegistryUrl());
         Map<String, Object> producer = Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5,
-            SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, registryUrl());
+            SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, offlineRegistryUrl());
         return new MirrorMaker(new MirrorMakerConfig(settings), List.of(new SourceCluster(LIVE_CLUSTER, source)), producer);
     }
 
@@ -215,7 +238,7 @@ final class TieredPipeline implements AutoCloseable {
     LoadSummary load(String... topics) throws Exception {
         Map<String, Object> settings = new HashMap<>(auditTiming());
         settings.put("bootstrap.servers", offline.bootstrapServers());
-        settings.put(LoadConfig.SCHEMA_REGISTRY_URL_CONFIG, registryUrl());
+        settings.put(LoadConfig.SCHEMA_REGISTRY_URL_CONFIG, offlineRegistryUrl());
         settings.put(LoadConfig.DATA_ROOT_CONFIG, dir.resolve("data").toUri().toString());
         settings.put(LoadConfig.STATE_DIR_CONFIG, dir.resolve("state").toUri().toString());
         settings.put(LoadConfig.TOPICS_CONFIG, String.join(",", topics));
@@ -264,8 +287,8 @@ final class TieredPipeline implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        try (live; offline; registry) {
-            // closed in reverse order: the registry before the offline ZooKeeper that keeps its schemas
+        try (live; liveRegistry; offline; offlineRegistry) {
+            // closed in reverse order: each registry before the ZooKeeper that keeps its schemas
         }
     }
 }
