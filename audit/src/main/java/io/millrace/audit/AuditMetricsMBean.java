@@ -2,7 +2,7 @@ package io.millrace.audit;
 
 /**
  * A counting client's audit publishing, exported as
- * {@code io.millrace:type=audit-metrics,tier=<tier>,application=<application>}.
+ * {@code io.millrace:type=audit-metrics,tier=<tier>,cluster=<cluster>,host=<host>,application=<application>}.
  */
 public interface AuditMetricsMBean {
 

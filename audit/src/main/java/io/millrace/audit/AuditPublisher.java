@@ -319,7 +319,9 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
 
     private void register() {
         try {
+            // host and cluster too: simulated front-ends, or a mirror and a loader, share a JVM under one application
             mbean = new ObjectName("io.millrace:type=audit-metrics,tier=" + ObjectName.quote(source.tier())
+                + ",cluster=" + ObjectName.quote(source.cluster()) + ",host=" + ObjectName.quote(source.host())
                 + ",application=" + ObjectName.quote(source.application()));
             ManagementFactory.getPlatformMBeanServer().registerMBean(new StandardMBean(this, AuditMetricsMBean.class, true),
                 mbean);

@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import org.apache.avro.generic.GenericRecord;
 import org.junit.ClassRule;
@@ -172,6 +173,26 @@ public class AuditPublisherTest {
         }
         assertEquals("each id twice with the same counts", Map.of("state/7/page-views/0", 40L, "state/7/page-views/60000", 3L,
             "state/7/page-views/lost/1/500", 50L), countById);
+    }
+
+    @Test
+    public void publishersOfOneApplicationOnSeveralHostsInOneJvmEachExportTheirMetrics() throws Exception {
+        Map<String, Object> first = settings("_audit-jmx", "simulated-frontend", 60_000);
+        first.put(AuditConfig.AUDIT_HOST_CONFIG, "frontend-1");
+        Map<String, Object> second = settings("_audit-jmx", "simulated-frontend", 60_000);
+        second.put(AuditConfig.AUDIT_HOST_CONFIG, "frontend-2");
+        javax.management.ObjectName pattern = new javax.management.ObjectName(
+            "io.millrace:type=audit-metrics,application=\"simulated-frontend\",*");
+        javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        try (AuditPublisher one = new AuditPublisher(first).start();
+             AuditPublisher two = new AuditPublisher(second).start()) {
+            Set<javax.management.ObjectName> names = server.queryNames(pattern, null);
+            assertEquals(String.valueOf(names), 2, names.size());
+            assertTrue(String.valueOf(names), names.stream().anyMatch(n -> "\"frontend-2\"".equals(n.getKeyProperty("host"))
+                && "\"dc1\"".equals(n.getKeyProperty("cluster"))));
+            assertEquals(0L, server.getAttribute(names.iterator().next(), "DroppedRecords"));
+        }
+        assertEquals("unregistered on close", 0, server.queryNames(pattern, null).size());
     }
 
     private static Map<String, Object> settings(String topic, String application, long windowMs) {

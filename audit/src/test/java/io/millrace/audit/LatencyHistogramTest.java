@@ -27,6 +27,12 @@ public class LatencyHistogramTest {
             assertTrue(ms + " in bucket " + bucket, LatencyHistogram.upperBound(bucket) >= ms);
             assertTrue(ms + " not in a lower bucket", bucket == 0 || LatencyHistogram.upperBound(bucket - 1) < ms);
         }
+        for (long ms = 0; ms <= 300_000; ms++) {   // every latency up to 5 minutes, the bucket edges included
+            int bucket = LatencyHistogram.bucketOf(ms);
+            if (LatencyHistogram.upperBound(bucket) < ms || bucket > 0 && LatencyHistogram.upperBound(bucket - 1) >= ms) {
+                throw new AssertionError(ms + " in bucket " + bucket);
+            }
+        }
     }
 
     @Test
