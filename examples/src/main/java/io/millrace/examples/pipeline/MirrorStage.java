@@ -44,7 +44,7 @@ final class MirrorStage implements AutoCloseable {
             Map<String, Object> consumer = new HashMap<>();
             consumer.put("bootstrap.servers", dc.bootstrapServers());
             consumer.put("zookeeper.connect", dc.zookeeperConnect());
-            consumer.put(ConsumerConfig.GROUP_ID_CONFIG, "mirror-" + dc.name() + "-to-" + offline.name());
+            consumer.put(ConsumerConfig.GROUP_ID_CONFIG, group(dc, offline));
             consumer.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "smallest");
             consumer.put(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG, dc.registryUrl());
             sources.add(new SourceCluster(dc.name(), consumer));
@@ -54,6 +54,11 @@ final class MirrorStage implements AutoCloseable {
         MirrorMaker mirror = new MirrorMaker(new MirrorMakerConfig(settings), sources, producer);
         mirror.start();
         return new MirrorStage(live, topics, mirror);
+    }
+
+    /** The mirror's consumer group in {@code live}. */
+    static String group(DataCentre live, DataCentre offline) {
+        return "mirror-" + live.name() + "-to-" + offline.name();
     }
 
     /** Records of the mirrored topics the offline cluster has acknowledged so far. */

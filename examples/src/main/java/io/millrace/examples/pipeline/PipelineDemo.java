@@ -41,6 +41,8 @@ public final class PipelineDemo {
     private final long eventsPerDc;
     private final Path workDir;
     private final PrintStream out;
+    /** {@code --keep-running}: after the report, the data centres stay up until the JVM is stopped. */
+    private boolean keepRunning;
 
     PipelineDemo(long eventsPerDc, Path workDir, PrintStream out) {
         this.eventsPerDc = eventsPerDc;
@@ -51,12 +53,15 @@ public final class PipelineDemo {
     public static void main(String[] args) throws Exception {
         long events = DEFAULT_EVENTS_PER_DC;
         Path dir = null;
+        boolean keepRunning = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--events" -> events = Long.parseLong(value(args, ++i));
                 case "--dir" -> dir = Path.of(value(args, ++i));
+                case "--keep-running" -> keepRunning = true;
                 case "-h", "--help" -> {
-                    System.out.println("Usage: demo [--events N per live data centre] [--dir DIR for the loaded data and the report]");
+                    System.out.println("Usage: demo [--events N per live data centre] [--dir DIR for the loaded data and the "
+                        + "report] [--keep-running]");
                     return;
                 }
                 default -> {
@@ -68,7 +73,9 @@ public final class PipelineDemo {
         if (dir == null) {
             dir = Files.createTempDirectory("millrace-demo-");
         }
-        System.exit(new PipelineDemo(events, dir, System.out).run().status());
+        PipelineDemo demo = new PipelineDemo(events, dir, System.out);
+        demo.keepRunning = keepRunning;
+        System.exit(demo.run().status());
     }
 
     private static String value(String[] args, int i) {
@@ -127,6 +134,9 @@ public final class PipelineDemo {
             out.print(report);
             stage(startNanos, "audit report: " + (status == 0 ? "every closed window reconciled at every tier"
                 : "NOT every window reconciled") + "; the page is " + html);
+            if (keepRunning) {
+                KeepRunning.untilStopped(List.of(dc1, dc2, offline), out);
+            }
             return new Outcome(acknowledged, mirrored, load.records(), perTopic, status, report);
         }
     }
