@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -73,6 +74,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
      */
     static final int MAX_FRAMING_WITHOUT_HEADERS = RecordBatch.HEADER_SIZE + 5 + 4 + 5 + 5;
     private final int maxRecordSize;
+    private final List<ProducerListener> listeners = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
     /** A producer whose serializers are named by {@code key.serializer} and {@code value.serializer}. */
@@ -102,7 +104,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         this.client = new NetworkClient(CommonClientConfigs.networkOptions(config, clientId));
         this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config), config.retryBackoffMs(),
             config.metadataMaxAgeMs());
-        this.sender = new Sender(client, metadata, accumulator, settings(config), metrics, time);
+        this.sender = new Sender(client, metadata, accumulator, settings(config), metrics, time, listeners);
         sender.start();
         metrics.register();
         log.info("Producer {} started", clientId);
@@ -278,6 +280,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     private Future<RecordMetadata> failed(ProducerRecord<K, V> record, Callback callback, MillraceException e) {
         metrics.recordError();
+        long timestamp = record.timestamp() != null ? record.timestamp() : time.milliseconds();
+        for (ProducerListener listener : listeners) {
+            try {
+                listener.onRejection(record.topic(), timestamp, e);
+            } catch (RuntimeException thrown) {
+                log.error("A producer listener threw on a record rejected for {}", record.topic(), thrown);
+            }
+        }
         if (callback != null) {
             int partition = record.partition() == null ? -1 : record.partition();
             callback.onCompletion(new RecordMetadata(new TopicPartition(record.topic(), Math.max(partition, 0)),
@@ -374,6 +384,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             return sender.finished().isDone();
         }
+    }
+
+    /**
+     * Tells {@code listener} what becomes of every record sent one by one from now on, a batch at a time
+     * (see {@link ProducerListener}); records sent before are not reported.
+     */
+    public void addListener(ProducerListener listener) {
+        listeners.add(listener);
     }
 
     /** The MBean this producer's metrics are registered under. */

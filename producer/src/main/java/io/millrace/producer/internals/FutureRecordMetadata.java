@@ -19,14 +19,18 @@ public final class FutureRecordMetadata implements Future<RecordMetadata> {
     private final int keySize;
     private final int valueSize;
     private final Callback callback;
+    /** Whether this future stands for the records of a whole batch handed in, rather than for one record. */
+    private final boolean wholeBatch;
 
-    FutureRecordMetadata(ProducerBatch batch, int relativeOffset, long timestamp, int keySize, int valueSize, Callback callback) {
+    FutureRecordMetadata(ProducerBatch batch, int relativeOffset, long timestamp, int keySize, int valueSize, Callback callback,
+                         boolean wholeBatch) {
         this.batch = batch;
         this.relativeOffset = relativeOffset;
         this.timestamp = timestamp;
         this.keySize = keySize;
         this.valueSize = valueSize;
         this.callback = callback;
+        this.wholeBatch = wholeBatch;
     }
 
     @Override
@@ -57,6 +61,22 @@ public final class FutureRecordMetadata implements Future<RecordMetadata> {
         long offset = baseOffset < 0 ? RecordMetadata.UNKNOWN_OFFSET : baseOffset + relativeOffset;
         long appendTime = batch.logAppendTime();
         return new RecordMetadata(batch.topicPartition(), offset, appendTime >= 0 ? appendTime : timestamp, keySize, valueSize);
+    }
+
+    long timestamp() {
+        return timestamp;
+    }
+
+    int keySize() {
+        return keySize;
+    }
+
+    int valueSize() {
+        return valueSize;
+    }
+
+    boolean isWholeBatch() {
+        return wholeBatch;
     }
 
     /** Runs the callback, if any, with the batch's outcome; called once, on the network thread. */

@@ -8,6 +8,8 @@ import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.common.record.TimestampType;
 import io.millrace.common.utils.ByteBufferOutputStream;
 import io.millrace.producer.Callback;
+import io.millrace.producer.CompletedBatch;
+import io.millrace.producer.ProducerListener;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * closed, the batch belongs to the network thread, which alone completes it. Threads waiting on a
  * record's future see the outcome through the latch.
  */
-public final class ProducerBatch {
+public final class ProducerBatch implements CompletedBatch {
 
     private static final Logger log = LoggerFactory.getLogger(ProducerBatch.class);
 
@@ -42,6 +44,10 @@ public final class ProducerBatch {
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
 
     private int lastRecordSize;
+    /** How many of the futures stand for a whole batch handed in; the rest are records sent one by one. */
+    private int wholeBatches;
+    /** The records sent one by one, when some futures stand for whole batches; made at completion. */
+    private List<FutureRecordMetadata> sentOneByOne;
     /** The records of a batch that came built (see {@link #ofBuilt}); otherwise one future per record. */
     private int builtRecords;
     private ByteBuffer built;
@@ -84,7 +90,8 @@ public final class ProducerBatch {
             createdMs, sequence);
         batch.built = pooledBuffer.slice();
         batch.builtRecords = recordCount;
-        batch.records.add(new FutureRecordMetadata(batch, 0, firstTimestamp, -1, -1, callback));
+        batch.records.add(new FutureRecordMetadata(batch, 0, firstTimestamp, -1, -1, callback, true));
+        batch.wholeBatches = 1;
         return batch;
     }
 
@@ -105,7 +112,7 @@ public final class ProducerBatch {
         }
         lastRecordSize = size;
         FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, timestamp,
-            key == null ? -1 : key.length, value == null ? -1 : value.length, callback);
+            key == null ? -1 : key.length, value == null ? -1 : value.length, callback, false);
         records.add(future);
         return future;
     }
@@ -125,8 +132,10 @@ public final class ProducerBatch {
             return null;
         }
         lastRecordSize = builder.estimatedSizeInBytes() - before;   // the next source batch is likely alike
-        FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, source.baseTimestamp(), -1, -1, callback);
+        FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, source.baseTimestamp(), -1, -1, callback,
+            true);
         records.add(future);
+        wholeBatches++;
         return future;
     }
 
@@ -162,12 +171,12 @@ public final class ProducerBatch {
     }
 
     /**
-     * Completes every record with the broker's answer or an error, then runs their callbacks in
-     * record order. Later calls are ignored (a response may arrive after a forced abort). The
-     * pooled buffer may already be back in the pool: nothing reads the batch's bytes any more.
+     * Completes every record with the broker's answer or an error, runs their callbacks in record
+     * order, then tells the listeners. Later calls are ignored (a response may arrive after a forced
+     * abort). The pooled buffer may already be back in the pool: nothing reads the batch's bytes any more.
      * @return whether this call completed the batch
      */
-    boolean complete(long baseOffset, long logAppendTime, RuntimeException error) {
+    boolean complete(long baseOffset, long logAppendTime, RuntimeException error, List<ProducerListener> listeners) {
         if (completed) {
             return false;
         }
@@ -184,10 +193,48 @@ public final class ProducerBatch {
                     log.error("A callback for a record sent to {} threw", topicPartition, e);
                 }
             }
+            for (ProducerListener listener : listeners) {
+                try {
+                    listener.onCompletion(this);
+                } catch (RuntimeException e) {
+                    log.error("A producer listener threw on a batch sent to {}", topicPartition, e);
+                }
+            }
         } finally {
             callbacksDone.countDown();
         }
         return true;
+    }
+
+    @Override
+    public int sentRecords() {
+        return sentOneByOne().size();
+    }
+
+    @Override
+    public long timestamp(int i) {
+        long appendTime = logAppendTime;
+        return appendTime >= 0 ? appendTime : sentOneByOne().get(i).timestamp();
+    }
+
+    @Override
+    public int serializedKeySize(int i) {
+        return sentOneByOne().get(i).keySize();
+    }
+
+    @Override
+    public int serializedValueSize(int i) {
+        return sentOneByOne().get(i).valueSize();
+    }
+
+    private List<FutureRecordMetadata> sentOneByOne() {
+        if (wholeBatches == 0) {
+            return records;
+        }
+        if (sentOneByOne == null) {
+            sentOneByOne = records.stream().filter(r -> !r.isWholeBatch()).toList();
+        }
+        return sentOneByOne;
     }
 
     /** Whether this call is the first to release the batch's memory; the pool must get it back once. */
@@ -232,10 +279,12 @@ public final class ProducerBatch {
         return logAppendTime;
     }
 
-    RuntimeException error() {
+    @Override
+    public RuntimeException error() {
         return error;
     }
 
+    @Override
     public TopicPartition topicPartition() {
         return topicPartition;
     }

@@ -13,6 +13,7 @@ import io.millrace.common.protocol.message.ProduceRequest;
 import io.millrace.common.protocol.message.ProduceResponse;
 import io.millrace.common.protocol.message.ProduceResponse.PartitionResponse;
 import io.millrace.common.utils.Time;
+import io.millrace.producer.ProducerListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -57,6 +58,8 @@ public final class Sender {
     private final SenderSettings settings;
     private final ProducerMetrics metrics;
     private final Time time;
+    /** Told of every completed batch; may grow while the producer runs. */
+    private final List<ProducerListener> listeners;
     private final ConcurrentLinkedQueue<Runnable> answers = new ConcurrentLinkedQueue<>();
     private final Map<Node, Integer> inFlight = new HashMap<>();
     // written on the I/O thread only; read by sending threads too, to skip wake-ups that cannot send
@@ -70,8 +73,9 @@ public final class Sender {
     private volatile boolean forceClose;
 
     public Sender(NetworkClient client, Metadata metadata, RecordAccumulator accumulator, SenderSettings settings,
-                  ProducerMetrics metrics, Time time) {
+                  ProducerMetrics metrics, Time time, List<ProducerListener> listeners) {
         this.client = client;
+        this.listeners = listeners;
         this.metadata = metadata;
         this.accumulator = accumulator;
         this.settings = settings;
@@ -310,7 +314,7 @@ public final class Sender {
         }
         metrics.recordCompletion(batch.recordCount(), error != null);
         accumulator.deallocate(batch);
-        batch.complete(baseOffset, logAppendTime, error);
+        batch.complete(baseOffset, logAppendTime, error, listeners);
         accumulator.completed(batch);
     }
 
