@@ -78,7 +78,8 @@ public final class AuditCounter {
         return time;
     }
 
-    private WindowCounts window(String topic, long eventTimeMs) {
+    /** The counts of {@code topic}'s window holding {@code eventTimeMs}, made when there are none. */
+    WindowCounts window(String topic, long eventTimeMs) {
         TopicWindows windows = topics.get(topic);
         if (windows == null) {
             windows = topics.computeIfAbsent(topic, TopicWindows::new);

@@ -24,6 +24,13 @@ final class LatencyHistogram {
         max.accumulate(ms);
     }
 
+    /** Records {@code times} latencies that share a bucket, the largest of them {@code largestMs}. */
+    void record(long largestMs, long times) {
+        long ms = Math.max(0, largestMs);
+        buckets.addAndGet(bucketOf(ms), times);
+        max.accumulate(ms);
+    }
+
     /** Takes the latencies recorded so far and starts afresh: p50, p99 and max of what was taken. */
     Summary drain() {
         long[] counts = new long[BUCKETS];

@@ -35,6 +35,17 @@ final class WindowCounts {
         latency.record(latencyMs);
     }
 
+    /** {@code events} events of {@code eventBytes} in all, their latencies recorded apart ({@link #recordLatencies}). */
+    void countedMany(long events, long eventBytes) {
+        count.add(events);
+        bytes.add(eventBytes);
+    }
+
+    /** {@code times} latencies in one bucket of the histogram, the largest {@code largestMs}. */
+    void recordLatencies(long largestMs, long times) {
+        latency.record(largestMs, times);
+    }
+
     void countedWithoutTime(long eventBytes) {
         noTime.increment();
         bytes.add(eventBytes);

@@ -146,6 +146,60 @@ public class AuditPublisherTest {
     }
 
     @Test
+    public void aProducerOtherThanMillracesIsCountedRecordByRecordAsMillracesIsCountedByBatch() throws Exception {
+        cluster().createTopic("two-ways", 1);
+        long now = System.currentTimeMillis();
+        AuditCounter byBatch = new AuditCounter(60_000, 0, io.millrace.common.utils.Time.SYSTEM);
+        AuditCounter byRecord = new AuditCounter(60_000, 0, io.millrace.common.utils.Time.SYSTEM);
+        try (MillraceProducer<String, String> plain = new MillraceProducer<>(Map.of("bootstrap.servers",
+                cluster().bootstrapServers()), new StringSerializer(), new StringSerializer());
+             AuditingProducer<String, String> batches = new AuditingProducer<>(plain, byBatch);
+             AuditingProducer<String, String> records = new AuditingProducer<>(new Delegating<>(plain), byRecord)) {
+            for (int i = 0; i < 50; i++) {
+                records.send(new ProducerRecord<>("two-ways", null, now - i * 1_000L, "k" + i, "v".repeat(i), List.of())).get();
+            }
+        }
+        List<WindowDelta> counted = byBatch.drainDue(true);
+        assertEquals(50, counted.stream().mapToLong(WindowDelta::count).sum());
+        assertEquals(counted.stream().mapToLong(WindowDelta::bytes).sum(),
+            byRecord.drainDue(true).stream().mapToLong(WindowDelta::bytes).sum());
+    }
+
+    /** A producer that is not a MillraceProducer: it hands every call to one. */
+    private record Delegating<K, V>(io.millrace.producer.Producer<K, V> producer) implements io.millrace.producer.Producer<K, V> {
+        @Override
+        public java.util.concurrent.Future<io.millrace.producer.RecordMetadata> send(ProducerRecord<K, V> record) {
+            return producer.send(record);
+        }
+
+        @Override
+        public java.util.concurrent.Future<io.millrace.producer.RecordMetadata> send(ProducerRecord<K, V> record,
+                                                                                   io.millrace.producer.Callback callback) {
+            return producer.send(record, callback);
+        }
+
+        @Override
+        public void flush() throws InterruptedException {
+            producer.flush();
+        }
+
+        @Override
+        public List<io.millrace.common.client.PartitionInfo> partitionsFor(String topic) throws InterruptedException {
+            return producer.partitionsFor(topic);
+        }
+
+        @Override
+        public void close(java.time.Duration timeout) {
+            producer.close(timeout);
+        }
+
+        @Override
+        public void close() {
+            producer.close();
+        }
+    }
+
+    @Test
     public void countsHandedInAgainUnderTheSameIdsAreTheSameRecordsAgain() throws Exception {
         String auditTopic = "_audit-given-ids";
         Map<String, WindowDelta> deltas = new LinkedHashMap<>();
