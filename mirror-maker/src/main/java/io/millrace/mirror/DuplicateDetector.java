@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells which of the records a stream copies after taking a partition over (a restart after a crash,
  * a rebalance, another mirror's death) the offline cluster already holds: the duplicates the
- * flush-then-commit design allows, copied again from the last commit. Counting them exactly lets an
- * operator check the bound instead of trusting it.
+ * flush-then-commit design allows, read again from the last commit. The stream counts them and does not
+ * write them again, so a crash leaves the offline partition as if it had not happened.
  *
  * <p>Why it works without any state of its own: the previous owner sent a partition's records in
  * order (one request in flight, a failed send stops everything behind it), so what it sent after the
@@ -139,7 +139,7 @@ final class DuplicateDetector {
         check.fingerprints = null;
         if (check.found > 0) {
             LOG.info("Mirror stream {}: took {} over at offset {}; the offline cluster already held the next {} records "
-                + "(copied before the last commit), so they were copied again", stream, source, check.takenAt, check.found);
+                + "(copied before the last commit), so they were not written again", stream, source, check.takenAt, check.found);
         }
     }
 

@@ -66,8 +66,11 @@ public final class MirrorCounters implements MirrorMetricsMBean {
             bytesIn.record(bytes);
         }
 
-        void duplicated() {
+        /** A record the offline cluster already held, not written again: out, without a latency of its own. */
+        void duplicated(int bytes) {
             duplicates.increment();
+            recordsOut.record(1);
+            bytesOut.record(bytes);
         }
 
         void produced(int bytes, long latencyMs) {
@@ -133,8 +136,8 @@ public final class MirrorCounters implements MirrorMetricsMBean {
 
         @Override
         public double getLatencyAvgMs() {
-            long out = recordsOut.total();
-            return out == 0 ? 0 : (double) latencySum.sum() / out;
+            long out = recordsOut.total() - duplicates.sum();
+            return out <= 0 ? 0 : (double) latencySum.sum() / out;
         }
 
         @Override

@@ -63,10 +63,11 @@ public final class MirrorMakerConfig extends AbstractConfig {
 
     public static final String DUPLICATE_CHECK_MAX_RECORDS_CONFIG = "duplicate.check.max.records";
     static final String DUPLICATE_CHECK_MAX_RECORDS_DOC = "When a mirror thread takes a live partition over (a restart, "
-        + "a rebalance, another mirror's death) it counts the records it copies again that the offline partition "
-        + "already holds (sent before the last commit), for the Duplicates metric and the log: it reads at most this "
-        + "many of the offline partition's latest records to compare with. 0 turns the count off. Counted with "
-        + "partition.placement=source and no message.handler only.";
+        + "a rebalance, another mirror's death) it finds the records it reads again that the offline partition "
+        + "already holds (sent before the last commit), counts them (the Duplicates metric and the log) and does not "
+        + "write them again: it reads at most this many of the offline partition's latest records to compare with; "
+        + "an older re-copy is written again. 0 turns the check off (every record read again is written again). "
+        + "Checked with partition.placement=source and no message.handler only.";
 
     public static final String BATCH_COPY_ENABLED_CONFIG = "batch.copy.enabled";
     static final String BATCH_COPY_ENABLED_DOC = "Copy the fetched record batches without decoding their records "

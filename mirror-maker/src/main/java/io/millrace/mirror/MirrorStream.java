@@ -261,9 +261,25 @@ final class MirrorStream implements Runnable, RebalanceListener {
             return;
         }
         if (duplicates.isDuplicate(record, keepsPartitions ? route.target : null)) {
-            route.counters.duplicated();
+            alreadyOffline(record, bytes, route.counters);
+            return;
         }
         send(record, copy, route.counters);
+    }
+
+    /**
+     * A record of a partition taken over that the offline partition already holds (the previous owner sent
+     * it after its last commit): counted as a duplicate and not written again, so that a crash leaves no
+     * second copy for the offline readers. It still counts as acknowledged, in the metrics and at the
+     * audit's {@code offline} tier: the previous owner's counts of it were never published, as they waited
+     * for a commit that did not come. The next commit covers it once everything sent before it is
+     * acknowledged, as for any record.
+     */
+    private void alreadyOffline(ConsumerRecord<byte[], byte[]> record, int bytes, MirrorCounters.TopicCounters topic) {
+        topic.duplicated(bytes);
+        if (audit != null) {
+            audit.acknowledged(record.topic(), record.timestamp(), bytes);
+        }
     }
 
     /**
