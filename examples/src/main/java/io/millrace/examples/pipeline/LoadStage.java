@@ -1,7 +1,9 @@
 package io.millrace.examples.pipeline;
 
 import io.millrace.hadoop.LoadConfig;
+import io.millrace.hadoop.load.CommitHook;
 import io.millrace.hadoop.load.LoadJob;
+import io.millrace.hadoop.load.LoadMapper;
 import io.millrace.hadoop.state.LoadSummary;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -20,6 +22,12 @@ final class LoadStage {
 
     /** Loads {@code topics} of {@code offline} under {@code dir} ({@code data/} the files, {@code state/} the offsets). */
     static LoadSummary run(DataCentre offline, List<String> topics, Path dir) throws Exception {
+        return run(offline, topics, dir, LoadMapper.class);
+    }
+
+    /** As {@link #run(DataCentre, List, Path)}, its map tasks running {@code mapper}. */
+    static LoadSummary run(DataCentre offline, List<String> topics, Path dir, Class<? extends LoadMapper> mapper)
+        throws Exception {
         Map<String, Object> settings = new HashMap<>();
         settings.put("bootstrap.servers", offline.bootstrapServers());
         settings.put(LoadConfig.SCHEMA_REGISTRY_URL_CONFIG, offline.registryUrl());
@@ -28,7 +36,7 @@ final class LoadStage {
         settings.put(LoadConfig.STATE_DIR_CONFIG, dir.resolve("state").toUri().toString());
         settings.put(LoadConfig.AUDIT_ENABLED_CONFIG, true);
         settings.put(LoadConfig.AUDIT_CLUSTER_CONFIG, offline.name());
-        return new LoadJob(new LoadConfig(settings), localJobConf(dir)).run();
+        return new LoadJob(new LoadConfig(settings), localJobConf(dir), CommitHook.NONE, mapper).run();
     }
 
     /** The LocalJobRunner on the local file system, its scratch space under {@code dir}. */

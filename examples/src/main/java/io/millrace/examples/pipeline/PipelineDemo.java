@@ -2,10 +2,6 @@ package io.millrace.examples.pipeline;
 
 import io.millrace.audit.AuditConfig;
 import io.millrace.audit.tools.AuditReportMain;
-import io.millrace.examples.generator.EventGenerator;
-import io.millrace.examples.generator.EventTopic;
-import io.millrace.examples.generator.GenerationSummary;
-import io.millrace.examples.generator.GeneratorOptions;
 import io.millrace.hadoop.state.HourCount;
 import io.millrace.hadoop.state.LoadSummary;
 import java.io.ByteArrayOutputStream;
@@ -14,14 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * {@code bin/millrace demo}: the paper's whole pipeline on loopback in one JVM. Two live data centres
@@ -29,7 +21,10 @@ import java.util.concurrent.Future;
  * front-end traffic from the event generator (audited Avro events with the event header, times spread over
  * three hours) into both live data centres; the mirror maker copying both into the offline cluster; a Hadoop
  * load of the offline cluster into a local directory in Hive's hourly layout; and the audit report over every
- * tier, whose exit status the demo returns: 0 when every window reconciled at every tier.
+ * tier, whose exit status the demo returns: 0 when every window reconciled at every tier. With
+ * {@code --faults} ({@link FaultInjector}) a live broker restarts, the mirror is killed with SIGKILL, a segment
+ * it has not copied is deleted and a map task fails, while the traffic flows; the report then names exactly
+ * the deleted segment's records as lost, and the status is 1.
  */
 public final class PipelineDemo {
 
@@ -43,6 +38,9 @@ public final class PipelineDemo {
     private final PrintStream out;
     /** {@code --keep-running}: after the report, the data centres stay up until the JVM is stopped. */
     private boolean keepRunning;
+    /** {@code --faults}: faults while the traffic flows ({@link FaultInjector}); null without. */
+    private FaultInjector.Result faults;
+    private boolean injectFaults;
 
     PipelineDemo(long eventsPerDc, Path workDir, PrintStream out) {
         this.eventsPerDc = eventsPerDc;
@@ -54,14 +52,17 @@ public final class PipelineDemo {
         long events = DEFAULT_EVENTS_PER_DC;
         Path dir = null;
         boolean keepRunning = false;
+        boolean faults = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--events" -> events = Long.parseLong(value(args, ++i));
                 case "--dir" -> dir = Path.of(value(args, ++i));
                 case "--keep-running" -> keepRunning = true;
+                case "--faults" -> faults = true;
                 case "-h", "--help" -> {
                     System.out.println("Usage: demo [--events N per live data centre] [--dir DIR for the loaded data and the "
-                        + "report] [--keep-running]");
+                        + "report] [--keep-running] [--faults: restart a live broker, kill -9 the mirror, delete a segment it has not "
+                        + "copied, fail a map task; the report names the loss and exits 1]");
                     return;
                 }
                 default -> {
@@ -75,6 +76,7 @@ public final class PipelineDemo {
         }
         PipelineDemo demo = new PipelineDemo(events, dir, System.out);
         demo.keepRunning = keepRunning;
+        demo.injectFaults = faults;
         System.exit(demo.run().status());
     }
 
@@ -108,7 +110,13 @@ public final class PipelineDemo {
             }
             long acknowledged;
             long mirrored;
-            try (MirrorStage mirror = MirrorStage.start(live, offline, TOPICS)) {
+            FaultInjector injector = new FaultInjector(live, offline, TOPICS, eventsPerDc, workDir, out,
+                what -> stage(startNanos, what));
+            if (injectFaults) {
+                faults = injector.mirrorThroughFaults();
+                acknowledged = faults.acknowledged();
+                mirrored = faults.mirrored();
+            } else try (MirrorStage mirror = MirrorStage.start(live, offline, TOPICS)) {
                 stage(startNanos, "mirror maker copying dc1 and dc2 into offline (" + String.join(", ", TOPICS) + ", "
                     + AuditConfig.DEFAULT_TOPIC + ")");
                 acknowledged = sendTraffic(live);
@@ -117,7 +125,8 @@ public final class PipelineDemo {
                 mirrored = mirror.awaitCaughtUp();
                 stage(startNanos, String.format(Locale.ROOT, "mirror caught up: %,d records in offline", mirrored));
             }
-            LoadSummary load = LoadStage.run(offline, TOPICS, workDir.resolve("load"));
+            LoadSummary load = injectFaults ? injector.loadThroughFailedTask(workDir.resolve("load"))
+                : LoadStage.run(offline, TOPICS, workDir.resolve("load"));
             Map<String, Long> perTopic = new TreeMap<>();
             for (HourCount hour : load.counts()) {
                 perTopic.merge(hour.topic(), hour.records(), Long::sum);
@@ -134,6 +143,12 @@ public final class PipelineDemo {
             out.print(report);
             stage(startNanos, "audit report: " + (status == 0 ? "every closed window reconciled at every tier"
                 : "NOT every window reconciled") + "; the page is " + html);
+            if (faults != null) {
+                stage(startNanos, String.format(Locale.ROOT, "the faults lost the %,d records of the deleted segment of "
+                    + "dc1 %s (offsets %d to %d): the report shows them missing from the mirror's read of dc1 (tier live) "
+                    + "on, and nothing else", faults.lost().records(), faults.lost().partition(), faults.lost().from(),
+                    faults.lost().to() - 1));
+            }
             if (keepRunning) {
                 KeepRunning.untilStopped(List.of(dc1, dc2, offline), out);
             }
@@ -143,24 +158,18 @@ public final class PipelineDemo {
 
     /** Both live data centres' front-ends at once, each as three hosts of the event generator. */
     private long sendTraffic(List<DataCentre> live) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(live.size());
-        try {
-            List<Future<GenerationSummary>> runs = new ArrayList<>();
-            for (DataCentre dc : live) {
-                GeneratorOptions options = GeneratorOptions.builder(dc.bootstrapServers(), dc.registryUrl())
-                    .topics(TOPICS.stream().map(EventTopic::of).toList()).events(eventsPerDc).timeSpread(TIME_SPREAD)
-                    .hosts(3).cluster(dc.name()).application("frontend-" + dc.name()).progressInterval(Duration.ofSeconds(5)).build();
-                PrintStream prefixed = new PrintStream(new LinePrefix(dc.name() + " | ", out), true, StandardCharsets.UTF_8);
-                runs.add(pool.submit(() -> EventGenerator.run(options, prefixed)));
-            }
-            long acknowledged = 0;
-            for (Future<GenerationSummary> run : runs) {
-                acknowledged += run.get().total().acknowledged();
-            }
-            return acknowledged;
-        } finally {
-            pool.shutdownNow();
-        }
+        return FrontEnds.send(live, TOPICS, eventsPerDc, out);
+    }
+
+    /** What {@code --faults} did; null without it, or before {@link #run}. */
+    FaultInjector.Result faults() {
+        return faults;
+    }
+
+    /** Runs with {@code --faults}. */
+    PipelineDemo withFaults() {
+        injectFaults = true;
+        return this;
     }
 
     private void stage(long startNanos, String what) {
