@@ -53,7 +53,12 @@ final class MirrorProcess implements AutoCloseable {
         List<String> topics = new ArrayList<>(eventTopics);
         topics.add(AuditConfig.DEFAULT_TOPIC);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-cp", System.getProperty("java.class.path"), "io.millrace.mirror.tools.MirrorMakerMain"));
+            "-Xmx256m", "-Dmillrace.log.level=INFO"));
+        String logging = System.getProperty("log4j.configuration");
+        if (logging != null) {
+            command.add("-Dlog4j.configuration=" + logging);   // the launcher's logging, at INFO: its log is a file
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.millrace.mirror.tools.MirrorMakerMain"));
         for (DataCentre dc : live) {
             command.add("--consumer.config");
             command.add(write(dir.resolve(dc.name() + ".properties"), Map.of(
