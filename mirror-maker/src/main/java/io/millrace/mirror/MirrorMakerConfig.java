@@ -33,7 +33,8 @@ public final class MirrorMakerConfig extends AbstractConfig {
     public static final String OFFSET_COMMIT_INTERVAL_MS_CONFIG = "offset.commit.interval.ms";
     static final String OFFSET_COMMIT_INTERVAL_MS_DOC = "How often each mirror thread flushes the producer and then "
         + "commits, in the live cluster, the offsets of every record the offline cluster acknowledged. After a crash "
-        + "the mirror copies again at most what came after the last commit.";
+        + "the mirror reads again at most what came after the last commit, and does not write again what of it the "
+        + "offline cluster already holds (see duplicate.check.max.records).";
 
     public static final String PARTITION_PLACEMENT_CONFIG = "partition.placement";
     static final String PARTITION_PLACEMENT_DOC = "Where a record goes in the offline cluster: source (the partition "
