@@ -59,6 +59,8 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
     private final AtomicLong dropped = new AtomicLong();
     private ObjectName mbean;
     private boolean closed;   // guarded by this
+    private boolean started;   // guarded by this
+    private boolean roundSoon;   // guarded by this: a round for handed-in records is scheduled
 
     /**
      * A publisher from {@code settings}: the {@link AuditConfig} settings, and the audit producer's
@@ -112,13 +114,16 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
 
     /** Starts publishing every {@code audit.publish.interval.ms} and exports the metrics. */
     public AuditPublisher start() {
+        synchronized (this) {
+            started = true;
+        }
         long interval = config.publishIntervalMs();
         scheduler.scheduleWithFixedDelay(this::publishQuietly, interval, interval, TimeUnit.MILLISECONDS);
         register();
         return this;
     }
 
-    /** Reports offsets this tier knows it could not deliver; published with the next round. */
+    /** Reports offsets this tier knows it could not deliver; sent at once once started (see {@link #roundSoon}). */
     public void lostRange(LostRangeReport range) {
         lostRange(source, range);
     }
@@ -126,37 +131,58 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
     /** Reports offsets that {@code where} (another tier or cluster than this publisher's own) could not deliver. */
     public synchronized void lostRange(AuditSource where, LostRangeReport range) {
         handedIn.add(AuditRecords.lostRangeRecord(UUID.randomUUID().toString(), where, time.milliseconds(), range));
+        roundSoon();
     }
 
     /**
      * Publishes counts that a tier made and released itself, e.g. the mirror's, released only once the
      * live offsets they cover are committed, so that a crash never publishes counts of records that are
-     * copied again. Published with the next round.
+     * copied again. Sent at once once started (see {@link #roundSoon}).
      */
     public synchronized void publish(AuditSource counted, List<WindowDelta> deltas) {
         long now = time.milliseconds();
         for (WindowDelta delta : deltas) {
             handedIn.add(AuditRecords.windowRecord(UUID.randomUUID().toString(), counted, now, delta));
         }
+        roundSoon();
     }
 
     /**
-     * Publishes counts under ids the tier chose, one per delta, with the next round. A tier that may hand in
+     * Publishes counts under ids the tier chose, one per delta, at once once started. A tier that may hand in
      * the same counts again after a crash (a load whose completion is replayed from its committed manifest)
      * derives each id from what it committed, so that the report, which counts an id once, counts them once.
      */
     public synchronized void publishWithIds(AuditSource counted, Map<String, WindowDelta> deltasById) {
         long now = time.milliseconds();
         deltasById.forEach((id, delta) -> handedIn.add(AuditRecords.windowRecord(id, counted, now, delta)));
+        roundSoon();
     }
 
     /**
-     * Reports lost ranges under ids the tier chose, with the next round: as {@link #publishWithIds}, for a tier
+     * Reports lost ranges under ids the tier chose, at once once started: as {@link #publishWithIds}, for a tier
      * that may report the same ranges again after a crash (a replayed load), so that the report lists each once.
      */
     public synchronized void lostRangesWithIds(AuditSource where, Map<String, LostRangeReport> rangesById) {
         long now = time.milliseconds();
         rangesById.forEach((id, range) -> handedIn.add(AuditRecords.lostRangeRecord(id, where, now, range)));
+        roundSoon();
+    }
+
+    /**
+     * Sends what was handed in at once rather than with the next round. A tier hands counts in right after
+     * the commit that released them (the mirror, the loader): until they are acknowledged, a crash takes
+     * them along, so the shorter they wait the smaller that gap. Called holding this.
+     */
+    private void roundSoon() {
+        if (started && !closed && !roundSoon && !handedIn.isEmpty()) {
+            roundSoon = true;
+            scheduler.execute(() -> {
+                synchronized (this) {
+                    roundSoon = false;
+                }
+                publishQuietly();
+            });
+        }
     }
 
     /** A source with this publisher's host and application and the given tier and cluster. */

@@ -200,6 +200,21 @@ public class AuditPublisherTest {
     }
 
     @Test
+    public void countsATierHandsInAfterItsCommitGoOutAtOnceNotWithTheNextRound() throws Exception {
+        String auditTopic = "_audit-handed-in";
+        Map<String, Object> settings = settings(auditTopic, "mirror", 60_000);
+        settings.put(AuditConfig.AUDIT_PUBLISH_INTERVAL_MS_CONFIG, 600_000L);
+        try (AuditPublisher publisher = new AuditPublisher(settings).start()) {
+            publisher.publish(publisher.source("live", "dc1"),
+                List.of(new WindowDelta("page-views", 0, 60_000, 40, 400, 0, 0, 0, 5, 9, 11)));
+            publisher.lostRange(publisher.source("live", "dc1"), new LostRangeReport("page-views", 0, 10, 19));
+            Conditions.waitUntil(() -> publisher.getPublishedRecords() == 2, 30_000,
+                "the handed-in records published long before the ten-minute round");
+        }
+        assertEquals(2, read(auditTopic).size());
+    }
+
+    @Test
     public void countsHandedInAgainUnderTheSameIdsAreTheSameRecordsAgain() throws Exception {
         String auditTopic = "_audit-given-ids";
         Map<String, WindowDelta> deltas = new LinkedHashMap<>();
