@@ -55,7 +55,9 @@ final class AcknowledgedBatchCounter implements ProducerListener {
         private long windowEnd;
         private long events;
         private long bytes;
-        private int bucket = -1;
+        /** The latencies of the current bucket, floor to ceiling; none before the first record. */
+        private long bucketFloor = Long.MAX_VALUE;
+        private long bucketCeiling = Long.MIN_VALUE;
         private long inBucket;
         private long largestInBucket;
 
@@ -74,10 +76,11 @@ final class AcknowledgedBatchCounter implements ProducerListener {
             events++;
             bytes += eventBytes;
             long latency = Math.max(0, nowMs - timestamp);
-            int of = LatencyHistogram.bucketOf(latency);
-            if (of != bucket) {
+            if (latency < bucketFloor || latency > bucketCeiling) {   // the records of a batch mostly share a bucket
                 finishBucket();
-                bucket = of;
+                int of = LatencyHistogram.bucketOf(latency);
+                bucketFloor = of == 0 ? 0 : LatencyHistogram.upperBound(of - 1) + 1;
+                bucketCeiling = LatencyHistogram.upperBound(of);
             }
             inBucket++;
             largestInBucket = Math.max(largestInBucket, latency);
