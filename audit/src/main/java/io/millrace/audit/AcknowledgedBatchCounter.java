@@ -28,7 +28,11 @@ final class AcknowledgedBatchCounter implements ProducerListener {
             }
             return;
         }
-        WindowRun run = new WindowRun(topic, counter.time().milliseconds());
+        long nowMs = counter.time().milliseconds();
+        if (records > 0 && countedAtOnce(batch, topic, records, nowMs)) {
+            return;
+        }
+        WindowRun run = new WindowRun(topic, nowMs);
         for (int i = 0; i < records; i++) {
             long bytes = Math.max(0, batch.serializedKeySize(i)) + Math.max(0, batch.serializedValueSize(i));
             long timestamp = batch.timestamp(i);
@@ -39,6 +43,27 @@ final class AcknowledgedBatchCounter implements ProducerListener {
             }
         }
         run.finish();
+    }
+
+    /**
+     * Counts the whole batch at once when all its records fall in one window and their latencies in one
+     * histogram bucket, as nearly every batch's do (its records were sent within linger.ms of each other).
+     */
+    private boolean countedAtOnce(CompletedBatch batch, String topic, int records, long nowMs) {
+        long earliest = batch.minTimestamp();
+        long latest = batch.maxTimestamp();
+        long windowMs = counter.windowMs();
+        if (earliest < 0 || Math.floorDiv(earliest, windowMs) != Math.floorDiv(latest, windowMs)) {
+            return false;
+        }
+        long largestLatency = Math.max(0, nowMs - earliest);
+        if (LatencyHistogram.bucketOf(Math.max(0, nowMs - latest)) != LatencyHistogram.bucketOf(largestLatency)) {
+            return false;
+        }
+        WindowCounts window = counter.window(topic, earliest);
+        window.countedMany(records, batch.sentBytes());
+        window.recordLatencies(largestLatency, records);
+        return true;
     }
 
     @Override

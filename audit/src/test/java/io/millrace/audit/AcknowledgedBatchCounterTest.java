@@ -50,6 +50,31 @@ public class AcknowledgedBatchCounterTest {
     }
 
     @Test
+    public void aBatchInOneWindowIsCountedAsItsRecordsCountedApartWhetherItsLatenciesShareABucketOrNot() {
+        long now = time.milliseconds();
+        long[][] batches = {
+            {now - 1_000, now - 1_003, now - 1_010, now - 1_001},   // one window, one latency bucket: at once
+            {now - 2, now - 900, now - 40, now - 41_000},           // one window, latencies in several buckets
+        };
+        for (long[] timestamps : batches) {
+            int[] keySizes = new int[timestamps.length];
+            int[] valueSizes = new int[timestamps.length];
+            java.util.Arrays.fill(keySizes, 6);
+            java.util.Arrays.fill(valueSizes, 100);
+            AuditCounter byBatch = new AuditCounter(WINDOW, 0, time);
+            new AcknowledgedBatchCounter(byBatch).onCompletion(new Batch(timestamps, keySizes, valueSizes, null));
+            AuditCounter byRecord = new AuditCounter(WINDOW, 0, time);
+            for (long timestamp : timestamps) {
+                byRecord.count("views", timestamp, 106);
+            }
+            List<WindowDelta> counted = byBatch.drainDue(true);
+            assertEquals(byRecord.drainDue(true), counted);
+            assertEquals(1, counted.size());
+            assertEquals(timestamps.length, counted.get(0).count());
+        }
+    }
+
+    @Test
     public void aFailedBatchCountsEachOfItsRecordsAsFailedInItsWindow() {
         AuditCounter counter = new AuditCounter(WINDOW, 0, time);
         AcknowledgedBatchCounter listener = new AcknowledgedBatchCounter(counter);
@@ -85,6 +110,25 @@ public class AcknowledgedBatchCounterTest {
         @Override
         public long timestamp(int i) {
             return timestamps[i];
+        }
+
+        @Override
+        public long minTimestamp() {
+            return java.util.Arrays.stream(timestamps).min().orElseThrow();
+        }
+
+        @Override
+        public long maxTimestamp() {
+            return java.util.Arrays.stream(timestamps).max().orElseThrow();
+        }
+
+        @Override
+        public long sentBytes() {
+            long bytes = 0;
+            for (int i = 0; i < timestamps.length; i++) {
+                bytes += Math.max(0, keySizes[i]) + Math.max(0, valueSizes[i]);
+            }
+            return bytes;
         }
 
         @Override

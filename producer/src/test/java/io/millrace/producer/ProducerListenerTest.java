@@ -1,7 +1,6 @@
 package io.millrace.producer;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.tools.LocalCluster;
@@ -69,6 +68,7 @@ public class ProducerListenerTest {
             assertEquals(i % 2, record.partition());
         }
         assertEquals(0, heard.failed);
+        assertEquals("the batch totals are those of its records", List.of(), heard.totalsDisagree);
     }
 
     @Test
@@ -87,6 +87,7 @@ public class ProducerListenerTest {
         }
         assertEquals(2, heard.records());
         assertEquals(List.of(1L, 2L), new ArrayList<>(heard.byTimestamp.keySet()));
+        assertEquals("totals leave the records of whole batches out", List.of(), heard.totalsDisagree);
     }
 
     @Test
@@ -114,6 +115,7 @@ public class ProducerListenerTest {
 
         final Map<Long, Record> byTimestamp = new java.util.LinkedHashMap<>();
         final List<String> rejected = new ArrayList<>();
+        final List<String> totalsDisagree = new ArrayList<>();
         int batches;
         int failed;
 
@@ -124,10 +126,20 @@ public class ProducerListenerTest {
                 failed += batch.sentRecords();
                 return;
             }
-            assertNull(batch.error());
+            long min = Long.MAX_VALUE;
+            long max = Long.MIN_VALUE;
+            long bytes = 0;
             for (int i = 0; i < batch.sentRecords(); i++) {
                 byTimestamp.put(batch.timestamp(i), new Record(batch.topicPartition().partition(), batch.serializedKeySize(i),
                     batch.serializedValueSize(i)));
+                min = Math.min(min, batch.timestamp(i));
+                max = Math.max(max, batch.timestamp(i));
+                bytes += Math.max(0, batch.serializedKeySize(i)) + Math.max(0, batch.serializedValueSize(i));
+            }
+            if (batch.sentRecords() > 0 && (min != batch.minTimestamp() || max != batch.maxTimestamp()
+                    || bytes != batch.sentBytes())) {
+                totalsDisagree.add(batch.topicPartition() + ": " + batch.minTimestamp() + ".." + batch.maxTimestamp() + ", "
+                    + batch.sentBytes() + " B, records say " + min + ".." + max + ", " + bytes + " B");
             }
         }
 

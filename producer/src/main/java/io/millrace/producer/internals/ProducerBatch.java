@@ -46,6 +46,10 @@ public final class ProducerBatch implements CompletedBatch {
     private int lastRecordSize;
     /** How many of the futures stand for a whole batch handed in; the rest are records sent one by one. */
     private int wholeBatches;
+    /** Of the records sent one by one: their timestamps' range and their keys' and values' bytes. */
+    private long minTimestamp = Long.MAX_VALUE;
+    private long maxTimestamp = Long.MIN_VALUE;
+    private long sentBytes;
     /** The records sent one by one, when some futures stand for whole batches; made at completion. */
     private List<FutureRecordMetadata> sentOneByOne;
     /** The records of a batch that came built (see {@link #ofBuilt}); otherwise one future per record. */
@@ -111,6 +115,9 @@ public final class ProducerBatch implements CompletedBatch {
             return null;
         }
         lastRecordSize = size;
+        minTimestamp = Math.min(minTimestamp, timestamp);
+        maxTimestamp = Math.max(maxTimestamp, timestamp);
+        sentBytes += (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
         FutureRecordMetadata future = new FutureRecordMetadata(this, relativeOffset, timestamp,
             key == null ? -1 : key.length, value == null ? -1 : value.length, callback, false);
         records.add(future);
@@ -215,6 +222,23 @@ public final class ProducerBatch implements CompletedBatch {
     public long timestamp(int i) {
         long appendTime = logAppendTime;
         return appendTime >= 0 ? appendTime : sentOneByOne().get(i).timestamp();
+    }
+
+    @Override
+    public long minTimestamp() {
+        long appendTime = logAppendTime;
+        return appendTime >= 0 ? appendTime : minTimestamp;
+    }
+
+    @Override
+    public long maxTimestamp() {
+        long appendTime = logAppendTime;
+        return appendTime >= 0 ? appendTime : maxTimestamp;
+    }
+
+    @Override
+    public long sentBytes() {
+        return sentBytes;
     }
 
     @Override
