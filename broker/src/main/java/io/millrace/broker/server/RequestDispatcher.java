@@ -53,7 +53,8 @@ public final class RequestDispatcher implements RequestHandler {
             return;
         }
         ApiKey api = header.api();
-        if (api == null || !api.isVersionSupported(header.apiVersion())) {
+        // an api parsed but not advertised has no handler yet: refused like an unknown one
+        if (api == null || !api.advertised() || !api.isVersionSupported(header.apiVersion())) {
             rejectUnsupported(context, header);
             return;
         }
@@ -122,6 +123,7 @@ public final class RequestDispatcher implements RequestHandler {
             case DELETE_TOPICS -> handlers.deleteTopics();
             case INIT_PRODUCER_ID -> handlers.initProducerId();
             case DESCRIBE_CONFIGS -> handlers.describeConfigs();
+            default -> throw new IllegalStateException(request.api() + " is not advertised, so handle() refuses it");
         };
         handler.handle(request);
     }

@@ -15,6 +15,11 @@ package io.millrace.common.protocol;
  * (KAFKA-18659): librdkafka detects message-format and compression support from Produce versions
  * 0-2 being listed, and refuses to produce compressed data otherwise. A Produce request below 3 is
  * still not parsed.
+ *
+ * <p>An API can be parsed without being served: {@link #advertised()} is false for the consumer-group
+ * APIs, whose codecs exist before the broker's group coordinator does. The broker lists only
+ * advertised APIs in ApiVersions responses (a client would otherwise send requests nobody handles)
+ * and closes the connection on a request of any other, as for an unknown api key.
  */
 public enum ApiKey {
     PRODUCE(0, "Produce", 3, 11, 9, 0),
@@ -25,7 +30,13 @@ public enum ApiKey {
     CREATE_TOPICS(19, "CreateTopics", 2, 7, 5),
     DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
     INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2),
-    DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4);
+    DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
+    // parsed, not yet advertised: the group coordinator is still to come
+    FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3, false),
+    JOIN_GROUP(11, "JoinGroup", 0, 9, 6, false),
+    HEARTBEAT(12, "Heartbeat", 0, 4, 4, false),
+    LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4, false),
+    SYNC_GROUP(14, "SyncGroup", 0, 5, 4, false);
 
     private static final ApiKey[] BY_ID = new ApiKey[64];
 
@@ -41,18 +52,29 @@ public enum ApiKey {
     private final short maxVersion;
     private final short firstFlexibleVersion;
     private final short advertisedMinVersion;
+    private final boolean advertised;
 
     ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion) {
-        this(id, displayName, minVersion, maxVersion, firstFlexibleVersion, minVersion);
+        this(id, displayName, minVersion, maxVersion, firstFlexibleVersion, minVersion, true);
     }
 
     ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion, int advertisedMinVersion) {
+        this(id, displayName, minVersion, maxVersion, firstFlexibleVersion, advertisedMinVersion, true);
+    }
+
+    ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion, boolean advertised) {
+        this(id, displayName, minVersion, maxVersion, firstFlexibleVersion, minVersion, advertised);
+    }
+
+    ApiKey(int id, String displayName, int minVersion, int maxVersion, int firstFlexibleVersion, int advertisedMinVersion,
+           boolean advertised) {
         this.id = (short) id;
         this.displayName = displayName;
         this.minVersion = (short) minVersion;
         this.maxVersion = (short) maxVersion;
         this.firstFlexibleVersion = (short) firstFlexibleVersion;
         this.advertisedMinVersion = (short) advertisedMinVersion;
+        this.advertised = advertised;
     }
 
     /** The API, or null when Millrace does not serve {@code id}. */
@@ -83,6 +105,11 @@ public enum ApiKey {
     /** The minimum version the broker lists in ApiVersions responses (see the class comment). */
     public short advertisedMinVersion() {
         return advertisedMinVersion;
+    }
+
+    /** Whether the broker lists this API in ApiVersions responses and serves it (see the class comment). */
+    public boolean advertised() {
+        return advertised;
     }
 
     /** The first version that uses compact encodings and tagged fields. */

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.util.EnumSet;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.Test;
 
@@ -41,13 +42,22 @@ public class ApiKeyTest {
     }
 
     @Test
+    public void theGroupApisAreParsedButNotAdvertisedUntilTheBrokerHandlesThem() {
+        for (ApiKey api : ApiKey.values()) {
+            boolean group = EnumSet.of(ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.HEARTBEAT,
+                ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP).contains(api);
+            assertEquals(api.toString(), !group, api.advertised());
+        }
+    }
+
+    @Test
     public void namesMatchKafkasApiNames() {
         for (ApiKey api : ApiKey.values()) {
             assertEquals(ApiKeys.forId(api.id()).name, api.displayName());
             assertSame(api, ApiKey.forId(api.id()));
         }
         assertNull(ApiKey.forId(-1));
-        assertNull(ApiKey.forId(10));
+        assertNull(ApiKey.forId(17));   // SaslHandshake
         assertNull(ApiKey.forId(Short.MAX_VALUE));
     }
 

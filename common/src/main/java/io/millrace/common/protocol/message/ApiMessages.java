@@ -31,6 +31,11 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
+            case FIND_COORDINATOR -> FindCoordinatorRequest.parse(buffer, version);
+            case JOIN_GROUP -> JoinGroupRequest.parse(buffer, version);
+            case HEARTBEAT -> HeartbeatRequest.parse(buffer, version);
+            case LEAVE_GROUP -> LeaveGroupRequest.parse(buffer, version);
+            case SYNC_GROUP -> SyncGroupRequest.parse(buffer, version);
         };
     }
 
@@ -46,6 +51,11 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
+            case FIND_COORDINATOR -> FindCoordinatorResponse.parse(buffer, version);
+            case JOIN_GROUP -> JoinGroupResponse.parse(buffer, version);
+            case HEARTBEAT -> HeartbeatResponse.parse(buffer, version);
+            case LEAVE_GROUP -> LeaveGroupResponse.parse(buffer, version);
+            case SYNC_GROUP -> SyncGroupResponse.parse(buffer, version);
         };
     }
 }

@@ -57,11 +57,13 @@ public record ApiVersionsResponse(short errorCode, List<ApiVersion> apiKeys, int
         apiKeys = List.copyOf(apiKeys);
     }
 
-    /** The response listing every {@link ApiKey} with its advertised range. */
+    /** The response listing every {@link ApiKey#advertised() advertised} api with its advertised range. */
     public static ApiVersionsResponse supported(Errors error, int throttleTimeMs) {
         List<ApiVersion> versions = new ArrayList<>();
         for (ApiKey key : ApiKey.values()) {
-            versions.add(new ApiVersion(key.id(), key.advertisedMinVersion(), key.maxVersion()));
+            if (key.advertised()) {
+                versions.add(new ApiVersion(key.id(), key.advertisedMinVersion(), key.maxVersion()));
+            }
         }
         return new ApiVersionsResponse(error.code(), versions, throttleTimeMs);
     }

@@ -82,6 +82,11 @@ public class MessageSemanticsTest {
             case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
             case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
             case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
+            case FIND_COORDINATOR -> Wire.kafkaWrite(GroupSamples.findCoordinatorRequest(v), v);
+            case JOIN_GROUP -> Wire.kafkaWrite(GroupSamples.joinGroupRequest(v), v);
+            case HEARTBEAT -> Wire.kafkaWrite(GroupSamples.heartbeatRequest(v), v);
+            case LEAVE_GROUP -> Wire.kafkaWrite(GroupSamples.leaveGroupRequest(v), v);
+            case SYNC_GROUP -> Wire.kafkaWrite(GroupSamples.syncGroupRequest(v), v);
         };
     }
 

@@ -1,0 +1,161 @@
+package io.millrace.common.protocol.message;
+
+import static io.millrace.common.protocol.message.KafkaSamples.TOPIC;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.kafka.common.message.FindCoordinatorRequestData;
+import org.apache.kafka.common.message.FindCoordinatorResponseData;
+import org.apache.kafka.common.message.HeartbeatRequestData;
+import org.apache.kafka.common.message.HeartbeatResponseData;
+import org.apache.kafka.common.message.JoinGroupRequestData;
+import org.apache.kafka.common.message.JoinGroupResponseData;
+import org.apache.kafka.common.message.LeaveGroupRequestData;
+import org.apache.kafka.common.message.LeaveGroupResponseData;
+import org.apache.kafka.common.message.SyncGroupRequestData;
+import org.apache.kafka.common.message.SyncGroupResponseData;
+
+/**
+ * Samples of the consumer-group APIs built with Kafka's generated classes, in the manner of
+ * {@link KafkaSamples}: every field a version has is set to a value other than its default, and
+ * fields Kafka refuses to drop silently are set only at the versions that have them.
+ */
+final class GroupSamples {
+
+    static final String GROUP = "billing-cônsumers";
+    static final String MEMBER = "consumer-1-5b0c2f6e";
+    static final String INSTANCE = "host-7";
+
+    private GroupSamples() {
+    }
+
+    /** Opaque protocol bytes (a subscription or an assignment) as Kafka's classes hold them. */
+    static byte[] opaque(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static ByteBuffer wrap(byte[] bytes) {
+        return bytes == null ? null : ByteBuffer.wrap(bytes);
+    }
+
+    static HeartbeatRequestData heartbeatRequest(short version) {
+        HeartbeatRequestData data = new HeartbeatRequestData().setGroupId(GROUP).setGenerationId(12).setMemberId(MEMBER);
+        if (version >= 3) {
+            data.setGroupInstanceId(INSTANCE);
+        }
+        return data;
+    }
+
+    static HeartbeatResponseData heartbeatResponse() {
+        return new HeartbeatResponseData().setThrottleTimeMs(5).setErrorCode((short) 27);
+    }
+
+    static FindCoordinatorRequestData findCoordinatorRequest(short version) {
+        FindCoordinatorRequestData data = new FindCoordinatorRequestData();
+        if (version >= 1) {
+            data.setKeyType((byte) 1);
+        }
+        return version >= 4 ? data.setCoordinatorKeys(List.of(GROUP, "txn-été", "")) : data.setKey(GROUP);
+    }
+
+    static FindCoordinatorResponseData findCoordinatorResponse(short version) {
+        FindCoordinatorResponseData data = new FindCoordinatorResponseData().setThrottleTimeMs(9);
+        if (version >= 4) {
+            return data.setCoordinators(List.of(
+                new FindCoordinatorResponseData.Coordinator().setKey(GROUP).setNodeId(2).setHost("broker-2").setPort(9093)
+                    .setErrorCode((short) 0).setErrorMessage(null),
+                new FindCoordinatorResponseData.Coordinator().setKey("elsewhere").setNodeId(-1).setHost("").setPort(-1)
+                    .setErrorCode((short) 15).setErrorMessage("The coordinator is not available.")));
+        }
+        data.setErrorCode((short) 0).setNodeId(3).setHost("bröker-3").setPort(9094);
+        return version >= 1 ? data.setErrorMessage("none at all") : data;
+    }
+
+    static LeaveGroupRequestData leaveGroupRequest(short version) {
+        LeaveGroupRequestData data = new LeaveGroupRequestData().setGroupId(GROUP);
+        if (version < 3) {
+            return data.setMemberId(MEMBER);
+        }
+        LeaveGroupRequestData.MemberIdentity dynamic = new LeaveGroupRequestData.MemberIdentity().setMemberId(MEMBER);
+        LeaveGroupRequestData.MemberIdentity byInstance = new LeaveGroupRequestData.MemberIdentity().setMemberId("")
+            .setGroupInstanceId(INSTANCE);
+        if (version >= 5) {
+            dynamic.setReason("the consumer is being closed");
+        }
+        return data.setMembers(List.of(dynamic, byInstance));
+    }
+
+    static LeaveGroupResponseData leaveGroupResponse(short version) {
+        LeaveGroupResponseData data = new LeaveGroupResponseData().setThrottleTimeMs(4).setErrorCode((short) 0);
+        if (version >= 3) {
+            data.setMembers(List.of(
+                new LeaveGroupResponseData.MemberResponse().setMemberId(MEMBER).setGroupInstanceId(null).setErrorCode((short) 0),
+                new LeaveGroupResponseData.MemberResponse().setMemberId("").setGroupInstanceId(INSTANCE)
+                    .setErrorCode((short) 25)));
+        }
+        return data;
+    }
+
+    static SyncGroupRequestData syncGroupRequest(short version) {
+        SyncGroupRequestData data = new SyncGroupRequestData().setGroupId(GROUP).setGenerationId(7).setMemberId(MEMBER)
+            .setAssignments(List.of(
+                new SyncGroupRequestData.SyncGroupRequestAssignment().setMemberId(MEMBER).setAssignment(opaque("p0,p1")),
+                new SyncGroupRequestData.SyncGroupRequestAssignment().setMemberId("other").setAssignment(new byte[0])));
+        if (version >= 3) {
+            data.setGroupInstanceId(INSTANCE);
+        }
+        if (version >= 5) {
+            data.setProtocolType("consumer").setProtocolName("range");
+        }
+        return data;
+    }
+
+    static SyncGroupResponseData syncGroupResponse(short version) {
+        SyncGroupResponseData data = new SyncGroupResponseData().setThrottleTimeMs(3).setErrorCode((short) 0)
+            .setAssignment(opaque("assignment-ü"));
+        if (version >= 5) {
+            data.setProtocolType("consumer").setProtocolName("cooperative-sticky");
+        }
+        return data;
+    }
+
+    static JoinGroupRequestData joinGroupRequest(short version) {
+        JoinGroupRequestData.JoinGroupRequestProtocolCollection protocols =
+            new JoinGroupRequestData.JoinGroupRequestProtocolCollection();
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("range").setMetadata(opaque("sub:" + TOPIC)));
+        protocols.add(new JoinGroupRequestData.JoinGroupRequestProtocol().setName("cooperative-sticky").setMetadata(new byte[0]));
+        JoinGroupRequestData data = new JoinGroupRequestData().setGroupId(GROUP).setSessionTimeoutMs(45_000)
+            .setMemberId(MEMBER).setProtocolType("consumer").setProtocols(protocols);
+        if (version >= 1) {
+            data.setRebalanceTimeoutMs(300_000);
+        }
+        if (version >= 5) {
+            data.setGroupInstanceId(INSTANCE);
+        }
+        if (version >= 8) {
+            data.setReason("rebalance after a new subscription");
+        }
+        return data;
+    }
+
+    static JoinGroupResponseData joinGroupResponse(short version) {
+        JoinGroupResponseData.JoinGroupResponseMember leader = new JoinGroupResponseData.JoinGroupResponseMember()
+            .setMemberId(MEMBER).setMetadata(opaque("sub:" + TOPIC));
+        JoinGroupResponseData.JoinGroupResponseMember follower = new JoinGroupResponseData.JoinGroupResponseMember()
+            .setMemberId("consumer-2").setMetadata(new byte[0]);
+        if (version >= 5) {
+            leader.setGroupInstanceId(INSTANCE);
+        }
+        JoinGroupResponseData data = new JoinGroupResponseData().setThrottleTimeMs(2).setErrorCode((short) 0)
+            .setGenerationId(8).setProtocolName("range").setLeader(MEMBER).setMemberId(MEMBER)
+            .setMembers(List.of(leader, follower));
+        if (version >= 7) {
+            data.setProtocolType("consumer");
+        }
+        if (version >= 9) {
+            data.setSkipAssignment(true);
+        }
+        return data;
+    }
+}
