@@ -32,6 +32,8 @@ public enum ApiKey {
     INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
     // parsed, not yet advertised: the group coordinator is still to come
+    OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8, false),
+    OFFSET_FETCH(9, "OffsetFetch", 1, 9, 6, false),
     FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3, false),
     JOIN_GROUP(11, "JoinGroup", 0, 9, 6, false),
     HEARTBEAT(12, "Heartbeat", 0, 4, 4, false),

@@ -45,7 +45,7 @@ public class ApiKeyTest {
     public void theGroupApisAreParsedButNotAdvertisedUntilTheBrokerHandlesThem() {
         for (ApiKey api : ApiKey.values()) {
             boolean group = EnumSet.of(ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.HEARTBEAT,
-                ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP).contains(api);
+                ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP, ApiKey.OFFSET_COMMIT, ApiKey.OFFSET_FETCH).contains(api);
             assertEquals(api.toString(), !group, api.advertised());
         }
     }

@@ -31,6 +31,8 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
+            case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
+            case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorRequest.parse(buffer, version);
             case JOIN_GROUP -> JoinGroupRequest.parse(buffer, version);
             case HEARTBEAT -> HeartbeatRequest.parse(buffer, version);
@@ -51,6 +53,8 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
+            case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);
+            case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorResponse.parse(buffer, version);
             case JOIN_GROUP -> JoinGroupResponse.parse(buffer, version);
             case HEARTBEAT -> HeartbeatResponse.parse(buffer, version);

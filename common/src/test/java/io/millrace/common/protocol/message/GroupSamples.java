@@ -13,6 +13,10 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
+import org.apache.kafka.common.message.OffsetCommitRequestData;
+import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetFetchRequestData;
+import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
 import org.apache.kafka.common.message.SyncGroupResponseData;
 
@@ -157,5 +161,76 @@ final class GroupSamples {
             data.setSkipAssignment(true);
         }
         return data;
+    }
+
+    static OffsetCommitRequestData offsetCommitRequest(short version) {
+        OffsetCommitRequestData.OffsetCommitRequestPartition first = new OffsetCommitRequestData.OffsetCommitRequestPartition()
+            .setPartitionIndex(0).setCommittedOffset(1_234).setCommittedMetadata("checkpoint-ä");
+        OffsetCommitRequestData.OffsetCommitRequestPartition second = new OffsetCommitRequestData.OffsetCommitRequestPartition()
+            .setPartitionIndex(5).setCommittedOffset(1L << 40).setCommittedMetadata(null);
+        if (version >= 6) {
+            first.setCommittedLeaderEpoch(3);
+        }
+        OffsetCommitRequestData data = new OffsetCommitRequestData().setGroupId(GROUP).setGenerationIdOrMemberEpoch(11)
+            .setMemberId(MEMBER).setTopics(List.of(
+                new OffsetCommitRequestData.OffsetCommitRequestTopic().setName(TOPIC).setPartitions(List.of(first, second)),
+                new OffsetCommitRequestData.OffsetCommitRequestTopic().setName("other").setPartitions(List.of())));
+        if (version <= 4) {
+            data.setRetentionTimeMs(86_400_000L);
+        }
+        if (version >= 7) {
+            data.setGroupInstanceId(INSTANCE);
+        }
+        return data;
+    }
+
+    static OffsetCommitResponseData offsetCommitResponse() {
+        return new OffsetCommitResponseData().setThrottleTimeMs(6).setTopics(List.of(
+            new OffsetCommitResponseData.OffsetCommitResponseTopic().setName(TOPIC).setPartitions(List.of(
+                new OffsetCommitResponseData.OffsetCommitResponsePartition().setPartitionIndex(0).setErrorCode((short) 0),
+                new OffsetCommitResponseData.OffsetCommitResponsePartition().setPartitionIndex(5).setErrorCode((short) 22)))));
+    }
+
+    static OffsetFetchRequestData offsetFetchRequest(short version) {
+        List<OffsetFetchRequestData.OffsetFetchRequestTopic> topics = List.of(
+            new OffsetFetchRequestData.OffsetFetchRequestTopic().setName(TOPIC).setPartitionIndexes(List.of(0, 5)),
+            new OffsetFetchRequestData.OffsetFetchRequestTopic().setName("other").setPartitionIndexes(List.of()));
+        OffsetFetchRequestData data = new OffsetFetchRequestData().setRequireStable(version >= 7);
+        if (version < 8) {
+            return data.setGroupId(GROUP).setTopics(topics);
+        }
+        List<OffsetFetchRequestData.OffsetFetchRequestTopics> batched = List.of(
+            new OffsetFetchRequestData.OffsetFetchRequestTopics().setName(TOPIC).setPartitionIndexes(List.of(0, 5)));
+        OffsetFetchRequestData.OffsetFetchRequestGroup member = new OffsetFetchRequestData.OffsetFetchRequestGroup()
+            .setGroupId(GROUP).setTopics(batched);
+        if (version >= 9) {
+            member.setMemberId(MEMBER).setMemberEpoch(4);
+        }
+        return data.setGroups(List.of(member,
+            new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("admin-view").setTopics(null)));
+    }
+
+    static OffsetFetchResponseData offsetFetchResponse(short version) {
+        OffsetFetchResponseData.OffsetFetchResponsePartition first = new OffsetFetchResponseData.OffsetFetchResponsePartition()
+            .setPartitionIndex(0).setCommittedOffset(1_234).setMetadata("checkpoint-ä").setErrorCode((short) 0);
+        OffsetFetchResponseData.OffsetFetchResponsePartition second = new OffsetFetchResponseData.OffsetFetchResponsePartition()
+            .setPartitionIndex(5).setCommittedOffset(-1).setMetadata(null).setErrorCode((short) 3);
+        if (version >= 5) {
+            first.setCommittedLeaderEpoch(3);
+        }
+        OffsetFetchResponseData data = new OffsetFetchResponseData().setThrottleTimeMs(7);
+        if (version < 8) {
+            return data.setTopics(List.of(new OffsetFetchResponseData.OffsetFetchResponseTopic().setName(TOPIC)
+                .setPartitions(List.of(first, second)))).setErrorCode(version >= 2 ? (short) 14 : 0);
+        }
+        return data.setGroups(List.of(
+            new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(GROUP).setErrorCode((short) 0).setTopics(List.of(
+                new OffsetFetchResponseData.OffsetFetchResponseTopics().setName(TOPIC).setPartitions(List.of(
+                    new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(0).setCommittedOffset(1_234)
+                        .setCommittedLeaderEpoch(3).setMetadata("checkpoint-ä").setErrorCode((short) 0),
+                    new OffsetFetchResponseData.OffsetFetchResponsePartitions().setPartitionIndex(5).setCommittedOffset(-1)
+                        .setMetadata(null).setErrorCode((short) 3))))),
+            new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("elsewhere").setErrorCode((short) 16)
+                .setTopics(List.of())));
     }
 }

@@ -82,6 +82,8 @@ public class MessageSemanticsTest {
             case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
             case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
             case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
+            case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
+            case OFFSET_COMMIT -> Wire.kafkaWrite(GroupSamples.offsetCommitRequest(v), v);
             case FIND_COORDINATOR -> Wire.kafkaWrite(GroupSamples.findCoordinatorRequest(v), v);
             case JOIN_GROUP -> Wire.kafkaWrite(GroupSamples.joinGroupRequest(v), v);
             case HEARTBEAT -> Wire.kafkaWrite(GroupSamples.heartbeatRequest(v), v);
