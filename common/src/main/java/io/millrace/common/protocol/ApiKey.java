@@ -38,7 +38,11 @@ public enum ApiKey {
     JOIN_GROUP(11, "JoinGroup", 0, 9, 6, false),
     HEARTBEAT(12, "Heartbeat", 0, 4, 4, false),
     LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4, false),
-    SYNC_GROUP(14, "SyncGroup", 0, 5, 4, false);
+    SYNC_GROUP(14, "SyncGroup", 0, 5, 4, false),
+    DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5, false),
+    LIST_GROUPS(16, "ListGroups", 0, 5, 3, false),
+    DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2, false),
+    OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE, false);   // never flexible
 
     private static final ApiKey[] BY_ID = new ApiKey[64];
 

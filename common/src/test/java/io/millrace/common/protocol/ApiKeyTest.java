@@ -7,10 +7,15 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.EnumSet;
+import java.util.Set;
 import org.apache.kafka.common.protocol.ApiKeys;
 import org.junit.Test;
 
 public class ApiKeyTest {
+
+    private static final Set<ApiKey> GROUP_APIS = EnumSet.of(ApiKey.OFFSET_COMMIT, ApiKey.OFFSET_FETCH,
+        ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.HEARTBEAT, ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP,
+        ApiKey.DESCRIBE_GROUPS, ApiKey.LIST_GROUPS, ApiKey.DELETE_GROUPS, ApiKey.OFFSET_DELETE);
 
     @Test
     public void everyRangeLiesWithinWhatKafkaClients43Know() {
@@ -44,8 +49,7 @@ public class ApiKeyTest {
     @Test
     public void theGroupApisAreParsedButNotAdvertisedUntilTheBrokerHandlesThem() {
         for (ApiKey api : ApiKey.values()) {
-            boolean group = EnumSet.of(ApiKey.FIND_COORDINATOR, ApiKey.JOIN_GROUP, ApiKey.HEARTBEAT,
-                ApiKey.LEAVE_GROUP, ApiKey.SYNC_GROUP, ApiKey.OFFSET_COMMIT, ApiKey.OFFSET_FETCH).contains(api);
+            boolean group = GROUP_APIS.contains(api);
             assertEquals(api.toString(), !group, api.advertised());
         }
     }

@@ -31,13 +31,17 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
-            case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
+            case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorRequest.parse(buffer, version);
             case JOIN_GROUP -> JoinGroupRequest.parse(buffer, version);
             case HEARTBEAT -> HeartbeatRequest.parse(buffer, version);
             case LEAVE_GROUP -> LeaveGroupRequest.parse(buffer, version);
             case SYNC_GROUP -> SyncGroupRequest.parse(buffer, version);
+            case DESCRIBE_GROUPS -> DescribeGroupsRequest.parse(buffer, version);
+            case LIST_GROUPS -> ListGroupsRequest.parse(buffer, version);
+            case DELETE_GROUPS -> DeleteGroupsRequest.parse(buffer, version);
+            case OFFSET_DELETE -> OffsetDeleteRequest.parse(buffer, version);
         };
     }
 
@@ -53,13 +57,17 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
-            case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
+            case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorResponse.parse(buffer, version);
             case JOIN_GROUP -> JoinGroupResponse.parse(buffer, version);
             case HEARTBEAT -> HeartbeatResponse.parse(buffer, version);
             case LEAVE_GROUP -> LeaveGroupResponse.parse(buffer, version);
             case SYNC_GROUP -> SyncGroupResponse.parse(buffer, version);
+            case DESCRIBE_GROUPS -> DescribeGroupsResponse.parse(buffer, version);
+            case LIST_GROUPS -> ListGroupsResponse.parse(buffer, version);
+            case DELETE_GROUPS -> DeleteGroupsResponse.parse(buffer, version);
+            case OFFSET_DELETE -> OffsetDeleteResponse.parse(buffer, version);
         };
     }
 }

@@ -5,6 +5,10 @@ import static io.millrace.common.protocol.message.KafkaSamples.TOPIC;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
+import org.apache.kafka.common.message.DescribeGroupsRequestData;
+import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
 import org.apache.kafka.common.message.HeartbeatRequestData;
@@ -13,8 +17,12 @@ import org.apache.kafka.common.message.JoinGroupRequestData;
 import org.apache.kafka.common.message.JoinGroupResponseData;
 import org.apache.kafka.common.message.LeaveGroupRequestData;
 import org.apache.kafka.common.message.LeaveGroupResponseData;
+import org.apache.kafka.common.message.ListGroupsRequestData;
+import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;
+import org.apache.kafka.common.message.OffsetDeleteRequestData;
+import org.apache.kafka.common.message.OffsetDeleteResponseData;
 import org.apache.kafka.common.message.OffsetFetchRequestData;
 import org.apache.kafka.common.message.OffsetFetchResponseData;
 import org.apache.kafka.common.message.SyncGroupRequestData;
@@ -232,5 +240,93 @@ final class GroupSamples {
                         .setMetadata(null).setErrorCode((short) 3))))),
             new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId("elsewhere").setErrorCode((short) 16)
                 .setTopics(List.of())));
+    }
+
+    static ListGroupsRequestData listGroupsRequest(short version) {
+        ListGroupsRequestData data = new ListGroupsRequestData();
+        if (version >= 4) {
+            data.setStatesFilter(List.of("Stable", "PreparingRebalance"));
+        }
+        if (version >= 5) {
+            data.setTypesFilter(List.of("classic"));
+        }
+        return data;
+    }
+
+    static ListGroupsResponseData listGroupsResponse(short version) {
+        ListGroupsResponseData.ListedGroup consumers = new ListGroupsResponseData.ListedGroup().setGroupId(GROUP)
+            .setProtocolType("consumer");
+        ListGroupsResponseData.ListedGroup connect = new ListGroupsResponseData.ListedGroup().setGroupId("connect-cluster")
+            .setProtocolType("connect");
+        if (version >= 4) {
+            consumers.setGroupState("Stable");
+            connect.setGroupState("Empty");
+        }
+        if (version >= 5) {
+            consumers.setGroupType("classic");
+            connect.setGroupType("classic");
+        }
+        return new ListGroupsResponseData().setThrottleTimeMs(1).setErrorCode((short) 0).setGroups(List.of(consumers, connect));
+    }
+
+    static DescribeGroupsRequestData describeGroupsRequest(short version) {
+        return new DescribeGroupsRequestData().setGroups(List.of(GROUP, "missing"))
+            .setIncludeAuthorizedOperations(version >= 3);
+    }
+
+    static DescribeGroupsResponseData describeGroupsResponse(short version) {
+        DescribeGroupsResponseData.DescribedGroupMember member = new DescribeGroupsResponseData.DescribedGroupMember()
+            .setMemberId(MEMBER).setClientId("consumer-1").setClientHost("/10.0.0.7")
+            .setMemberMetadata(opaque("sub:" + TOPIC)).setMemberAssignment(opaque("p0,p1"));
+        if (version >= 4) {
+            member.setGroupInstanceId(INSTANCE);
+        }
+        DescribeGroupsResponseData.DescribedGroup stable = new DescribeGroupsResponseData.DescribedGroup()
+            .setErrorCode((short) 0).setGroupId(GROUP).setGroupState("Stable").setProtocolType("consumer")
+            .setProtocolData("range").setMembers(List.of(member, new DescribeGroupsResponseData.DescribedGroupMember()
+                .setMemberId("consumer-2").setClientId("").setClientHost("/10.0.0.8")
+                .setMemberMetadata(new byte[0]).setMemberAssignment(new byte[0])));
+        DescribeGroupsResponseData.DescribedGroup dead = new DescribeGroupsResponseData.DescribedGroup()
+            .setErrorCode((short) 69).setGroupId("missing").setGroupState("Dead").setProtocolType("").setProtocolData("")
+            .setMembers(List.of());
+        if (version >= 3) {
+            stable.setAuthorizedOperations(0x0f00);
+        }
+        if (version >= 6) {
+            dead.setErrorMessage("Group missing not found.");
+        }
+        return new DescribeGroupsResponseData().setThrottleTimeMs(8).setGroups(List.of(stable, dead));
+    }
+
+    static DeleteGroupsRequestData deleteGroupsRequest() {
+        return new DeleteGroupsRequestData().setGroupsNames(List.of(GROUP, "old-group"));
+    }
+
+    static DeleteGroupsResponseData deleteGroupsResponse() {
+        DeleteGroupsResponseData.DeletableGroupResultCollection results = new DeleteGroupsResponseData.DeletableGroupResultCollection();
+        results.add(new DeleteGroupsResponseData.DeletableGroupResult().setGroupId(GROUP).setErrorCode((short) 68));
+        results.add(new DeleteGroupsResponseData.DeletableGroupResult().setGroupId("old-group").setErrorCode((short) 0));
+        return new DeleteGroupsResponseData().setThrottleTimeMs(2).setResults(results);
+    }
+
+    static OffsetDeleteRequestData offsetDeleteRequest() {
+        OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection topics =
+            new OffsetDeleteRequestData.OffsetDeleteRequestTopicCollection();
+        topics.add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName(TOPIC).setPartitions(List.of(
+            new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(0),
+            new OffsetDeleteRequestData.OffsetDeleteRequestPartition().setPartitionIndex(5))));
+        topics.add(new OffsetDeleteRequestData.OffsetDeleteRequestTopic().setName("other").setPartitions(List.of()));
+        return new OffsetDeleteRequestData().setGroupId(GROUP).setTopics(topics);
+    }
+
+    static OffsetDeleteResponseData offsetDeleteResponse() {
+        OffsetDeleteResponseData.OffsetDeleteResponsePartitionCollection partitions =
+            new OffsetDeleteResponseData.OffsetDeleteResponsePartitionCollection();
+        partitions.add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition().setPartitionIndex(0).setErrorCode((short) 0));
+        partitions.add(new OffsetDeleteResponseData.OffsetDeleteResponsePartition().setPartitionIndex(5).setErrorCode((short) 86));
+        OffsetDeleteResponseData.OffsetDeleteResponseTopicCollection topics =
+            new OffsetDeleteResponseData.OffsetDeleteResponseTopicCollection();
+        topics.add(new OffsetDeleteResponseData.OffsetDeleteResponseTopic().setName(TOPIC).setPartitions(partitions));
+        return new OffsetDeleteResponseData().setErrorCode((short) 0).setThrottleTimeMs(3).setTopics(topics);
     }
 }

@@ -82,13 +82,17 @@ public class MessageSemanticsTest {
             case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
             case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
             case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
-            case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
             case OFFSET_COMMIT -> Wire.kafkaWrite(GroupSamples.offsetCommitRequest(v), v);
+            case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
             case FIND_COORDINATOR -> Wire.kafkaWrite(GroupSamples.findCoordinatorRequest(v), v);
             case JOIN_GROUP -> Wire.kafkaWrite(GroupSamples.joinGroupRequest(v), v);
             case HEARTBEAT -> Wire.kafkaWrite(GroupSamples.heartbeatRequest(v), v);
             case LEAVE_GROUP -> Wire.kafkaWrite(GroupSamples.leaveGroupRequest(v), v);
             case SYNC_GROUP -> Wire.kafkaWrite(GroupSamples.syncGroupRequest(v), v);
+            case DESCRIBE_GROUPS -> Wire.kafkaWrite(GroupSamples.describeGroupsRequest(v), v);
+            case LIST_GROUPS -> Wire.kafkaWrite(GroupSamples.listGroupsRequest(v), v);
+            case DELETE_GROUPS -> Wire.kafkaWrite(GroupSamples.deleteGroupsRequest(), v);
+            case OFFSET_DELETE -> Wire.kafkaWrite(GroupSamples.offsetDeleteRequest(), v);
         };
     }
 
