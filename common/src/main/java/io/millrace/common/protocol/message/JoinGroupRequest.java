@@ -59,6 +59,14 @@ public record JoinGroupRequest(String groupId, int sessionTimeoutMs, int rebalan
         protocols = List.copyOf(protocols);
     }
 
+    /**
+     * How long the coordinator waits for members to rejoin during a rebalance. Version 0 has no
+     * rebalance timeout (parsed as -1), and Kafka then uses the session timeout for both.
+     */
+    public int effectiveRebalanceTimeoutMs() {
+        return rebalanceTimeoutMs < 0 ? sessionTimeoutMs : rebalanceTimeoutMs;
+    }
+
     @Override
     public ApiKey apiKey() {
         return API;

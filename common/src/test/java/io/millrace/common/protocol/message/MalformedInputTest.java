@@ -84,4 +84,21 @@ public class MalformedInputTest {
             (byte) 0xff, (byte) 0xff, 0x0f, 0});
         parseBounded(b -> ProduceRequest.parse(b, (short) 9), compact);
     }
+
+    @Test
+    public void hugeGroupCountsAndLengthsInsideAValidPrefixAreRejectedCheaply() {
+        // JoinGroup v5: group "g", timeouts, member "", no instance id, type "consumer", then 2^31 - 1 protocols
+        ByteBuffer join = ByteBuffer.allocate(40).putShort((short) 1).put((byte) 'g').putInt(10_000).putInt(60_000)
+            .putShort((short) 0).putShort((short) -1).putShort((short) 8).put("consumer".getBytes())
+            .putInt(Integer.MAX_VALUE).putInt(0).flip();
+        parseBounded(b -> JoinGroupRequest.parse(b, (short) 5), join);
+        // SyncGroup v3: one assignment whose bytes claim 2^31 - 1 in length
+        ByteBuffer sync = ByteBuffer.allocate(32).putShort((short) 1).put((byte) 'g').putInt(1).putShort((short) 1)
+            .put((byte) 'm').putShort((short) -1).putInt(1).putShort((short) 1).put((byte) 'm')
+            .putInt(Integer.MAX_VALUE).put(new byte[4]).flip();
+        parseBounded(b -> SyncGroupRequest.parse(b, (short) 3), sync);
+        // OffsetFetch v8 (compact): 2^31 - 1 groups
+        ByteBuffer fetch = ByteBuffer.wrap(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, 0, 0});
+        parseBounded(b -> OffsetFetchRequest.parse(b, (short) 8), fetch);
+    }
 }
