@@ -35,7 +35,10 @@ import java.util.Set;
  * smoke run (scale 0.02, 2 runs each, no warm-up round) that checks every scenario produces
  * numbers; {@code --runs N} (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR}
  * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
- * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --jfr}, flight recordings of
+ * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --warmup-rounds N}, N more unreported
+ * rounds at full scale after the short one (the machine's first rounds of a fresh data directory can run
+ * in a slower regime); {@code --audit-pair}, only scenario 1 with Millrace's client on Millrace's broker,
+ * plain and audited, for the audit's cost alone; {@code --jfr}, flight recordings of
  * both broker JVMs and of this one ({@code logs/*.jfr}), cut into flame graphs of each scenario in
  * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --scenarios LIST}, only the
  * scenarios of a comma-separated list of their numbers (default all; 3 and 4 run 1 too, for its
@@ -84,6 +87,10 @@ public final class BrokerComparison {
 
     double scale;
     boolean warmup = true;
+    /** {@code --warmup-rounds N}: unreported rounds at full scale after the short warm-up round. */
+    int fullWarmupRounds;
+    /** {@code --audit-pair}: only Millrace's client on Millrace's broker, plain and audited (scenario 1). */
+    boolean auditPairOnly;
     /** {@code --jfr}: flight recordings of the brokers and this JVM, cut into flame graphs per scenario. */
     boolean flightRecordings;
     private ScenarioProfiles profiles;
@@ -226,13 +233,17 @@ public final class BrokerComparison {
     }
 
     private void runRounds(Map<String, BrokerProcess> brokers) throws Exception {
-        for (int run = warmup ? 0 : 1; run <= runs; run++) {
+        int first = warmup ? -fullWarmupRounds : 1;
+        for (int run = first; run <= runs; run++) {
             for (String side : order(run)) {
                 for (BenchClient client : clientOrder(run)) {
                     Cell cell = Cell.of(client, side);
-                    System.err.printf(run == 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
+                    if (auditPairOnly && cell != Cell.MILLRACE_ON_MILLRACE) {
+                        continue;
+                    }
+                    System.err.printf(run <= 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
                         run, runs, cell.label());
-                    runCell(cell, brokers.get(side), run);
+                    runRound(cell, brokers.get(side), run, run == first && run <= 0);
                 }
             }
         }
@@ -273,12 +284,13 @@ public final class BrokerComparison {
      * land on the same side.
      */
     static List<String> order(int run) {
-        return run % 2 == 1 ? List.of(MILLRACE, KAFKA) : List.of(KAFKA, MILLRACE);
+        return Math.floorMod(run, 2) == 1 ? List.of(MILLRACE, KAFKA) : List.of(KAFKA, MILLRACE);
     }
 
     /** On each broker the clients take turns going first the same way. */
     static List<BenchClient> clientOrder(int run) {
-        return run % 2 == 1 ? List.of(BenchClient.MILLRACE, BenchClient.KAFKA) : List.of(BenchClient.KAFKA, BenchClient.MILLRACE);
+        return Math.floorMod(run, 2) == 1 ? List.of(BenchClient.MILLRACE, BenchClient.KAFKA)
+            : List.of(BenchClient.KAFKA, BenchClient.MILLRACE);
     }
 
     /**
@@ -289,7 +301,8 @@ public final class BrokerComparison {
         if (cell != Cell.MILLRACE_ON_MILLRACE) {
             return List.of(cell);
         }
-        return run % 2 == 1 ? List.of(cell, Cell.AUDITED_MILLRACE_ON_MILLRACE) : List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, cell);
+        return Math.floorMod(run, 2) == 1 ? List.of(cell, Cell.AUDITED_MILLRACE_ON_MILLRACE)
+            : List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, cell);
     }
 
     /** The consumer scenarios' topic, written once per broker by the same (Kafka's) producer. */
@@ -300,13 +313,14 @@ public final class BrokerComparison {
 
     static final String CONSUMER_TOPIC = "consume";
 
-    private void runCell(Cell cell, BrokerProcess broker, int run) throws Exception {
+    /** A round of {@code cell}; rounds up to 0 warm up unreported, the first of them {@code short} (a fifth of the counts). */
+    private void runRound(Cell cell, BrokerProcess broker, int run, boolean shortRound) throws Exception {
         double measuredScale = scale;
-        if (run == 0) {
+        if (shortRound) {
             scale = scale * WARMUP_FRACTION;
         }
         try {
-            runCell(cell, broker, run, run == 0);
+            runCell(cell, broker, run, run <= 0);
         } finally {
             scale = measuredScale;
         }

@@ -9,13 +9,15 @@ import java.util.TreeSet;
 /** The command line of {@code bin/millrace bench}, as {@link BrokerComparison} describes it. */
 final class ComparisonOptions {
 
-    static final String USAGE = "Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--jfr] [--heap 1g]"
-        + " [--out DIR] [--data-dir DIR] [--scenarios 1,2,...]";
+    static final String USAGE = "Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--warmup-rounds N]"
+        + " [--jfr] [--heap 1g] [--out DIR] [--data-dir DIR] [--scenarios 1,2,...] [--audit-pair]";
 
     private double scale = 1;
     private int runs = 3;
     private boolean quick;
     private boolean noWarmup;
+    private int fullWarmupRounds;
+    private boolean auditPair;
     private boolean jfr;
     private String heap = "1g";
     private Path out;
@@ -32,6 +34,8 @@ final class ComparisonOptions {
             switch (a) {
                 case "--quick" -> o.quick = true;
                 case "--no-warmup" -> o.noWarmup = true;
+                case "--warmup-rounds" -> o.fullWarmupRounds = Integer.parseInt(value(args, ++i, a));
+                case "--audit-pair" -> o.auditPair = true;
                 case "--jfr" -> o.jfr = true;
                 case "--scale" -> o.explicitScale = Double.parseDouble(value(args, ++i, a));
                 case "--runs" -> o.explicitRuns = Integer.parseInt(value(args, ++i, a));
@@ -66,7 +70,9 @@ final class ComparisonOptions {
         BrokerComparison bench = new BrokerComparison(scale, runs, heap, out, data);
         bench.warmup = !quick && !noWarmup;
         bench.flightRecordings = jfr;
-        bench.scenarios = scenarios;
+        bench.scenarios = auditPair ? Set.of(1) : scenarios;
+        bench.fullWarmupRounds = fullWarmupRounds;
+        bench.auditPairOnly = auditPair;
         return bench;
     }
 

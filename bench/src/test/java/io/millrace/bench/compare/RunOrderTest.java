@@ -14,6 +14,19 @@ public class RunOrderTest {
         assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), BrokerComparison.order(1));
         assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), BrokerComparison.order(2));
         assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), BrokerComparison.order(3));
+        assertEquals("warm-up rounds alternate too", List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA),
+            BrokerComparison.order(-1));
+        assertEquals(List.of(Cell.MILLRACE_ON_MILLRACE, Cell.AUDITED_MILLRACE_ON_MILLRACE),
+            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, -1));
+    }
+
+    @Test
+    public void theAuditPairRunsScenarioOneAloneWithTheWarmUpRoundsAsked() {
+        BrokerComparison bench = ComparisonOptions.parse(new String[] {"--audit-pair", "--warmup-rounds", "3"});
+        assertEquals(Set.of(1), bench.scenarios);
+        assertEquals(true, bench.auditPairOnly);
+        assertEquals(3, bench.fullWarmupRounds);
+        assertEquals(false, ComparisonOptions.parse(new String[] {"--quick"}).auditPairOnly);
     }
 
     @Test
