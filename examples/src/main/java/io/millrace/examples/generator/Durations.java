@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Durations as an operator types them: a whole number with a unit ({@code 500ms}, {@code 90s}, {@code 10m},
  * {@code 3h}, {@code 1d}), {@code 0}, or ISO-8601 ({@code PT3H}, {@code P1D}).
  */
-final class Durations {
+public final class Durations {
 
     private static final Pattern AMOUNT_AND_UNIT = Pattern.compile("(\\d+)(ms|s|m|h|d)");
 
@@ -22,7 +22,7 @@ final class Durations {
      *
      * @throws IllegalArgumentException when it spells none, or a negative one
      */
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         String value = text.trim().toLowerCase(Locale.ROOT);
         if (value.equals("0")) {
             return Duration.ZERO;
