@@ -73,6 +73,8 @@ public final class TopUrlsMain {
         } finally {
             top.close();
         }
+        out.printf("Stopped. Each counting instance read %s page views; %d came after a window they belong to had "
+            + "been ranked (lateness %s) and are missing from it%n", top.viewsRead(), top.lateViews(), options.lateness());
         return 0;
     }
 
