@@ -50,7 +50,9 @@ final class RankingTopics {
             }
             return created;
         } catch (ExecutionException | TimeoutException e) {
-            throw new MillraceException("Cannot reach the cluster at " + options.bootstrapServers() + ": " + e, e);
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            throw new MillraceException("Cannot reach the cluster at " + options.bootstrapServers() + ": "
+                + (cause.getMessage() != null ? cause.getMessage() : cause.toString()), e);
         } finally {
             metadata.close();
             client.close();
