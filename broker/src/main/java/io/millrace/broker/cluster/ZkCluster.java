@@ -243,8 +243,8 @@ public final class ZkCluster implements AutoCloseable {
         return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is " + state.get()));
     }
 
-    /** The Curator client, for tests that need to break the session. */
-    CuratorFramework curator() {
+    /** The Curator client: the group coordinator's offset registry, and tests that break the session. */
+    public CuratorFramework curator() {
         return client;
     }
 

@@ -2,6 +2,15 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.MetadataListener;
 import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.broker.group.FindCoordinatorHandler;
+import io.millrace.broker.group.GroupConfig;
+import io.millrace.broker.group.GroupCoordinator;
+import io.millrace.broker.group.HeartbeatHandler;
+import io.millrace.broker.group.JoinGroupHandler;
+import io.millrace.broker.group.LeaveGroupHandler;
+import io.millrace.broker.group.OffsetCommitHandler;
+import io.millrace.broker.group.OffsetFetchHandler;
+import io.millrace.broker.group.SyncGroupHandler;
 import io.millrace.broker.log.LogFileOpener;
 import io.millrace.broker.log.LogManager;
 import io.millrace.broker.network.Endpoint;
@@ -41,6 +50,7 @@ public final class Broker implements AutoCloseable {
     private final FetchPurgatory purgatory;
     private final NetworkServer network;
     private final ProducerIdManager producerIds;
+    private final GroupCoordinator groups;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private volatile MetadataListener assignmentListener;
 
@@ -58,6 +68,7 @@ public final class Broker implements AutoCloseable {
         this.purgatory = new FetchPurgatory("millrace-broker-" + id, config.fetchMaxWaitCapMs());
         this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
             "millrace-broker-" + id + "-producer-ids");
+        this.groups = new GroupCoordinator(id, cluster.metadata(), cluster.curator(), GroupConfig.DEFAULT, time);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
@@ -76,7 +87,14 @@ public final class Broker implements AutoCloseable {
             new CreateTopicsHandler(cluster, config),
             new DeleteTopicsHandler(cluster),
             new InitProducerIdHandler(producerIds),
-            new DescribeConfigsHandler(cluster.metadata(), config.log()));
+            new DescribeConfigsHandler(cluster.metadata(), config.log()),
+            new FindCoordinatorHandler(groups),
+            new JoinGroupHandler(groups),
+            new SyncGroupHandler(groups),
+            new HeartbeatHandler(groups),
+            new LeaveGroupHandler(groups),
+            new OffsetCommitHandler(groups, cluster.metadata()),
+            new OffsetFetchHandler(groups));
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
     }
 
@@ -90,6 +108,7 @@ public final class Broker implements AutoCloseable {
             network.start();
             cluster.start(advertisedHost(), network.boundPort());
             producerIds.start();
+            groups.start();
             assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
                 new LogAssignments(config.brokerId(), logManager));
             LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
@@ -146,6 +165,7 @@ public final class Broker implements AutoCloseable {
         LOG.info("Broker {} shutting down", config.brokerId());
         purgatory.close();
         producerIds.close();
+        groups.close();
         if (!network.shutdown(config.shutdownTimeout())) {
             LOG.warn("Requests still in progress after {}; their connections were closed", config.shutdownTimeout());
         }
@@ -191,6 +211,7 @@ public final class Broker implements AutoCloseable {
         }
         LOG.warn("Broker {} crashing (simulated)", config.brokerId());
         purgatory.close();
+        groups.close();
         network.shutdown(Duration.ZERO);
         cluster.abandonSession();
         logManager.halt();

@@ -36,7 +36,9 @@ public final class RequestDispatcher implements RequestHandler {
     /** One handler per API. */
     public record ApiHandlers(ApiHandler apiVersions, ApiHandler metadata, ApiHandler produce, ApiHandler fetch,
                               ApiHandler listOffsets, ApiHandler createTopics, ApiHandler deleteTopics,
-                              ApiHandler initProducerId, ApiHandler describeConfigs) {
+                              ApiHandler initProducerId, ApiHandler describeConfigs, ApiHandler findCoordinator,
+                              ApiHandler joinGroup, ApiHandler syncGroup, ApiHandler heartbeat, ApiHandler leaveGroup,
+                              ApiHandler offsetCommit, ApiHandler offsetFetch) {
     }
 
     RequestDispatcher(ApiHandlers handlers, RequestMetrics metrics, Time time) {
@@ -123,6 +125,13 @@ public final class RequestDispatcher implements RequestHandler {
             case DELETE_TOPICS -> handlers.deleteTopics();
             case INIT_PRODUCER_ID -> handlers.initProducerId();
             case DESCRIBE_CONFIGS -> handlers.describeConfigs();
+            case FIND_COORDINATOR -> handlers.findCoordinator();
+            case JOIN_GROUP -> handlers.joinGroup();
+            case SYNC_GROUP -> handlers.syncGroup();
+            case HEARTBEAT -> handlers.heartbeat();
+            case LEAVE_GROUP -> handlers.leaveGroup();
+            case OFFSET_COMMIT -> handlers.offsetCommit();
+            case OFFSET_FETCH -> handlers.offsetFetch();
             default -> throw new IllegalStateException(request.api() + " is not advertised, so handle() refuses it");
         };
         handler.handle(request);

@@ -1,0 +1,417 @@
+package io.millrace.broker.group;
+
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.JoinGroupRequest;
+import io.millrace.common.protocol.message.JoinGroupResponse;
+import io.millrace.common.protocol.message.SyncGroupRequest;
+import io.millrace.common.protocol.message.SyncGroupResponse;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * One group of Kafka's classic protocol and its state machine (see {@link GroupState}). Time comes in
+ * as {@code nowMs} arguments and deadlines are checked by {@link #tick}, so the coordinator's timer
+ * drives it in production and tests drive it with a fake clock. Every method takes the group's lock;
+ * answers are handed to the callbacks under it (they only queue a response).
+ *
+ * <p>A rebalance: the first join, a new member, a leaving or expired member, or the leader rejoining
+ * moves the group to PreparingRebalance; JoinGroup answers wait until every known member has
+ * rejoined or the longest rebalance timeout has passed (members that did not rejoin are removed);
+ * then the generation is bumped, a protocol every member supports is chosen, the leader (kept if it
+ * rejoined) gets the members' metadata, and the group waits in CompletingRebalance for the leader's
+ * SyncGroup, whose assignments answer every member's SyncGroup.
+ */
+final class ClassicGroup {
+
+    private final String groupId;
+    private final GroupConfig config;
+    private final Map<String, GroupMember> members = new LinkedHashMap<>();
+    /** Member ids handed out with MEMBER_ID_REQUIRED, until their join or their session timeout. */
+    private final Map<String, Long> pendingMembers = new HashMap<>();
+    private GroupState state = GroupState.EMPTY;
+    private int generationId;
+    private String protocolType;
+    private String protocolName;
+    private String leaderId;
+    private long rebalanceDeadlineMs;
+
+    ClassicGroup(String groupId, GroupConfig config) {
+        this.groupId = groupId;
+        this.config = config;
+    }
+
+    String groupId() {
+        return groupId;
+    }
+
+    synchronized GroupState state() {
+        return state;
+    }
+
+    synchronized int generationId() {
+        return generationId;
+    }
+
+    synchronized String leaderId() {
+        return leaderId;
+    }
+
+    synchronized List<String> memberIds() {
+        return List.copyOf(members.keySet());
+    }
+
+    /** Handles a JoinGroup; {@code answer} is called now or when the rebalance completes. */
+    synchronized void join(JoinGroupRequest join, String clientId, short version, long nowMs,
+                           Consumer<JoinGroupResponse> answer) {
+        if (state == GroupState.DEAD) {
+            answer.accept(error(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+        } else if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            answer.accept(error(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
+        } else if (join.protocols().isEmpty() || !compatible(join)) {
+            answer.accept(error(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+        } else if (join.memberId().isEmpty()) {
+            joinNewMember(join, clientId, version, nowMs, answer);
+        } else if (pendingMembers.containsKey(join.memberId())) {
+            pendingMembers.remove(join.memberId());
+            addMember(join.memberId(), join, clientId, nowMs, answer);
+        } else {
+            GroupMember member = members.get(join.memberId());
+            if (member == null) {
+                answer.accept(error(Errors.UNKNOWN_MEMBER_ID, join.memberId()));
+            } else {
+                rejoin(member, join, nowMs, answer);
+            }
+        }
+    }
+
+    private boolean compatible(JoinGroupRequest join) {
+        if (members.isEmpty()) {
+            return true;
+        }
+        if (!join.protocolType().equals(protocolType)) {
+            return false;
+        }
+        // some protocol must stay supported by every member
+        for (JoinGroupRequest.Protocol p : join.protocols()) {
+            String name = p.name();
+            if (members.values().stream().filter(m -> !m.memberId.equals(join.memberId())).allMatch(m -> m.supports(name))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void joinNewMember(JoinGroupRequest join, String clientId, short version, long nowMs,
+                               Consumer<JoinGroupResponse> answer) {
+        if (members.size() + pendingMembers.size() >= config.maxSize()) {
+            answer.accept(error(Errors.GROUP_MAX_SIZE_REACHED, ""));
+            return;
+        }
+        String memberId = clientId + "-" + UUID.randomUUID();
+        if (version >= 4) {
+            // the member must come back with the id, so a client that gives up leaves no member behind
+            pendingMembers.put(memberId, nowMs + join.sessionTimeoutMs());
+            answer.accept(error(Errors.MEMBER_ID_REQUIRED, memberId));
+            return;
+        }
+        addMember(memberId, join, clientId, nowMs, answer);
+    }
+
+    private void addMember(String memberId, JoinGroupRequest join, String clientId, long nowMs,
+                           Consumer<JoinGroupResponse> answer) {
+        if (members.isEmpty()) {
+            protocolType = join.protocolType();
+        }
+        GroupMember member = new GroupMember(memberId, join.groupInstanceId(), clientId, join);
+        member.awaitingJoin = answer;
+        member.touch(nowMs);
+        members.put(memberId, member);
+        prepareRebalance(nowMs);
+        tryCompleteJoin(nowMs);
+    }
+
+    private void rejoin(GroupMember member, JoinGroupRequest join, long nowMs, Consumer<JoinGroupResponse> answer) {
+        member.touch(nowMs);
+        switch (state) {
+            case PREPARING_REBALANCE -> {
+                member.update(join);
+                replaceJoinAnswer(member, answer);
+                tryCompleteJoin(nowMs);
+            }
+            case COMPLETING_REBALANCE, STABLE -> {
+                boolean unchanged = member.sameProtocols(join);
+                if (unchanged && !(state == GroupState.STABLE && member.memberId.equals(leaderId))) {
+                    // a follower that missed its answer gets the current generation again
+                    answer.accept(joinAnswer(member, member.memberId.equals(leaderId)));
+                } else {
+                    member.update(join);
+                    member.awaitingJoin = answer;
+                    prepareRebalance(nowMs);
+                    tryCompleteJoin(nowMs);
+                }
+            }
+            default -> answer.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+    }
+
+    private static void replaceJoinAnswer(GroupMember member, Consumer<JoinGroupResponse> answer) {
+        if (member.awaitingJoin != null && member.awaitingJoin != answer) {
+            // the client gave up on its earlier request; Kafka answers the older one with an error
+            member.awaitingJoin.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+        member.awaitingJoin = answer;
+    }
+
+    private void prepareRebalance(long nowMs) {
+        if (state == GroupState.COMPLETING_REBALANCE) {
+            for (GroupMember m : members.values()) {
+                answerSync(m, Errors.REBALANCE_IN_PROGRESS, ByteBuffer.allocate(0));
+            }
+        }
+        if (state != GroupState.PREPARING_REBALANCE) {
+            int timeout = members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
+            rebalanceDeadlineMs = nowMs + timeout;
+            state = GroupState.PREPARING_REBALANCE;
+        }
+    }
+
+    private void tryCompleteJoin(long nowMs) {
+        if (state != GroupState.PREPARING_REBALANCE) {
+            return;
+        }
+        boolean allJoined = pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
+        if (!allJoined && nowMs < rebalanceDeadlineMs) {
+            return;
+        }
+        members.values().removeIf(m -> m.awaitingJoin == null);
+        pendingMembers.clear();
+        generationId++;
+        if (members.isEmpty()) {
+            state = GroupState.EMPTY;
+            protocolName = null;
+            leaderId = null;
+            return;
+        }
+        protocolName = chooseProtocol();
+        if (leaderId == null || !members.containsKey(leaderId)) {
+            leaderId = members.keySet().iterator().next();
+        }
+        state = GroupState.COMPLETING_REBALANCE;
+        for (GroupMember m : members.values()) {
+            m.assignment = ByteBuffer.allocate(0);
+            m.touch(nowMs);
+            Consumer<JoinGroupResponse> answer = m.awaitingJoin;
+            m.awaitingJoin = null;
+            answer.accept(joinAnswer(m, m.memberId.equals(leaderId)));
+        }
+    }
+
+    /** The first protocol, in the leader's (or first member's) order of preference, that every member supports. */
+    private String chooseProtocol() {
+        GroupMember first = members.getOrDefault(leaderId, members.values().iterator().next());
+        for (JoinGroupRequest.Protocol p : first.protocols) {
+            if (members.values().stream().allMatch(m -> m.supports(p.name()))) {
+                return p.name();
+            }
+        }
+        throw new IllegalStateException("Group " + groupId + " has no common protocol; joins are checked for one");
+    }
+
+    private JoinGroupResponse joinAnswer(GroupMember member, boolean asLeader) {
+        List<JoinGroupResponse.Member> list = new ArrayList<>();
+        if (asLeader) {
+            for (GroupMember m : members.values()) {
+                list.add(new JoinGroupResponse.Member(m.memberId, m.groupInstanceId, m.metadataFor(protocolName).duplicate()));
+            }
+        }
+        return new JoinGroupResponse(0, Errors.NONE.code(), generationId, protocolType, protocolName, leaderId, false,
+            member.memberId, list);
+    }
+
+    private static JoinGroupResponse error(Errors error, String memberId) {
+        return new JoinGroupResponse(0, error.code(), -1, null, "", "", false, memberId == null ? "" : memberId, List.of());
+    }
+
+    /** Handles a SyncGroup; {@code answer} is called now or when the leader's assignments arrive. */
+    synchronized void sync(SyncGroupRequest sync, long nowMs, Consumer<SyncGroupResponse> answer) {
+        GroupMember member = members.get(sync.memberId());
+        Errors error = checkMember(member, sync.generationId());
+        if (error == Errors.NONE && state == GroupState.PREPARING_REBALANCE) {
+            error = Errors.REBALANCE_IN_PROGRESS;
+        } else if (error == Errors.NONE && !protocolMatches(sync)) {
+            error = Errors.INCONSISTENT_GROUP_PROTOCOL;
+        }
+        if (error != Errors.NONE) {
+            answer.accept(new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0)));
+            return;
+        }
+        member.touch(nowMs);
+        if (state == GroupState.STABLE) {
+            answer.accept(syncAnswer(member.assignment));
+            return;
+        }
+        member.awaitingSync = answer;
+        if (member.memberId.equals(leaderId)) {
+            for (SyncGroupRequest.Assignment a : sync.assignments()) {
+                GroupMember target = members.get(a.memberId());
+                if (target != null) {
+                    target.assignment = copy(a.assignment());
+                }
+            }
+            state = GroupState.STABLE;
+            for (GroupMember m : members.values()) {
+                answerSync(m, Errors.NONE, m.assignment);
+            }
+        }
+    }
+
+    private boolean protocolMatches(SyncGroupRequest sync) {
+        return (sync.protocolType() == null || sync.protocolType().equals(protocolType))
+            && (sync.protocolName() == null || sync.protocolName().equals(protocolName));
+    }
+
+    /** The assignment outlives the request buffer it was parsed from. */
+    private static ByteBuffer copy(ByteBuffer source) {
+        ByteBuffer copy = ByteBuffer.allocate(source.remaining());
+        copy.put(source.duplicate()).flip();
+        return copy;
+    }
+
+    private void answerSync(GroupMember member, Errors error, ByteBuffer assignment) {
+        Consumer<SyncGroupResponse> answer = member.awaitingSync;
+        member.awaitingSync = null;
+        if (answer != null) {
+            answer.accept(error == Errors.NONE ? syncAnswer(assignment)
+                : new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0)));
+        }
+    }
+
+    private SyncGroupResponse syncAnswer(ByteBuffer assignment) {
+        return new SyncGroupResponse(0, Errors.NONE.code(), protocolType, protocolName, assignment.duplicate());
+    }
+
+    private Errors checkMember(GroupMember member, int generation) {
+        if (state == GroupState.DEAD || member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        return generation == generationId ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+    }
+
+    /** Handles a Heartbeat: REBALANCE_IN_PROGRESS tells the member to rejoin. */
+    synchronized Errors heartbeat(String memberId, int generation, long nowMs) {
+        GroupMember member = members.get(memberId);
+        Errors error = checkMember(member, generation);
+        if (error != Errors.NONE) {
+            return error;
+        }
+        member.touch(nowMs);
+        return state == GroupState.PREPARING_REBALANCE ? Errors.REBALANCE_IN_PROGRESS : Errors.NONE;
+    }
+
+    /** Removes a member that leaves; UNKNOWN_MEMBER_ID when it is not one. */
+    synchronized Errors leave(String memberId, long nowMs) {
+        if (pendingMembers.remove(memberId) != null) {
+            tryCompleteJoin(nowMs);
+            return Errors.NONE;
+        }
+        GroupMember member = members.get(memberId);
+        if (state == GroupState.DEAD || member == null) {
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        remove(member, nowMs);
+        return Errors.NONE;
+    }
+
+    private void remove(GroupMember member, long nowMs) {
+        members.remove(member.memberId);
+        if (member.awaitingJoin != null) {
+            member.awaitingJoin.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+        }
+        answerSync(member, Errors.UNKNOWN_MEMBER_ID, ByteBuffer.allocate(0));
+        if (state == GroupState.STABLE || state == GroupState.COMPLETING_REBALANCE) {
+            prepareRebalance(nowMs);
+        }
+        tryCompleteJoin(nowMs);
+    }
+
+    /**
+     * Whether a commit from {@code memberId} at {@code generation} may be written: a member of the
+     * current generation (also while a rebalance is being prepared, so it can commit before
+     * rejoining), or a consumer outside the group (generation -1) while the group is empty.
+     */
+    synchronized Errors checkCommit(String memberId, int generation, long nowMs) {
+        if (generation < 0 && (state == GroupState.EMPTY || state == GroupState.DEAD)) {
+            return Errors.NONE;
+        }
+        if (state == GroupState.COMPLETING_REBALANCE) {
+            return Errors.REBALANCE_IN_PROGRESS;
+        }
+        GroupMember member = members.get(memberId);
+        Errors error = checkMember(member, generation);
+        if (error == Errors.NONE) {
+            member.touch(nowMs);
+        }
+        return error;
+    }
+
+    /**
+     * Expires members past their session timeout and completes a rebalance past its timeout; drops
+     * waiting answers whose client has disconnected.
+     */
+    synchronized void tick(long nowMs) {
+        pendingMembers.values().removeIf(deadline -> deadline <= nowMs);
+        for (GroupMember m : members.values()) {
+            if (m.awaitingJoin instanceof WaitingAnswer<?> w && w.abandoned()) {
+                w.drop();
+                m.awaitingJoin = null;
+            }
+            if (m.awaitingSync instanceof WaitingAnswer<?> w && w.abandoned()) {
+                w.drop();
+                m.awaitingSync = null;
+            }
+        }
+        Iterator<GroupMember> it = List.copyOf(members.values()).iterator();
+        while (it.hasNext()) {
+            GroupMember m = it.next();
+            // a member waiting for its JoinGroup answer is not expected to heartbeat
+            boolean waiting = state == GroupState.PREPARING_REBALANCE && m.awaitingJoin != null;
+            if (!waiting && m.sessionDeadlineMs <= nowMs && members.containsKey(m.memberId)) {
+                remove(m, nowMs);
+            }
+        }
+        tryCompleteJoin(nowMs);
+    }
+
+    /** Marks the group dead (its coordinator moved) and tells every waiting member so. */
+    synchronized void unload() {
+        for (GroupMember m : members.values()) {
+            if (m.awaitingJoin != null) {
+                m.awaitingJoin.accept(error(Errors.NOT_COORDINATOR, m.memberId));
+                m.awaitingJoin = null;
+            }
+            answerSync(m, Errors.NOT_COORDINATOR, ByteBuffer.allocate(0));
+        }
+        members.clear();
+        pendingMembers.clear();
+        state = GroupState.DEAD;
+    }
+
+    /**
+     * Marks an empty group dead so it can be dropped from memory (its offsets stay in ZooKeeper); a
+     * join that still holds it is told COORDINATOR_NOT_AVAILABLE and retries on a fresh group.
+     */
+    synchronized boolean retireIfIdle() {
+        if (state == GroupState.EMPTY && pendingMembers.isEmpty()) {
+            state = GroupState.DEAD;
+            return true;
+        }
+        return false;
+    }
+}

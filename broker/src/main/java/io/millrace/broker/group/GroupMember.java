@@ -1,0 +1,61 @@
+package io.millrace.broker.group;
+
+import io.millrace.common.protocol.message.JoinGroupRequest;
+import io.millrace.common.protocol.message.JoinGroupResponse;
+import io.millrace.common.protocol.message.SyncGroupResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Consumer;
+
+/** One member of a classic group, with the answers it waits for; guarded by its group's lock. */
+final class GroupMember {
+
+    final String memberId;
+    final String groupInstanceId;
+    final String clientId;
+    int sessionTimeoutMs;
+    int rebalanceTimeoutMs;
+    List<JoinGroupRequest.Protocol> protocols;
+    /** The JoinGroup answer it waits for during a rebalance, or null. */
+    Consumer<JoinGroupResponse> awaitingJoin;
+    /** The SyncGroup answer it waits for until the leader's assignments arrive, or null. */
+    Consumer<SyncGroupResponse> awaitingSync;
+    ByteBuffer assignment = ByteBuffer.allocate(0);
+    /** When the member is removed unless it heartbeats, joins, syncs or commits first. */
+    long sessionDeadlineMs;
+
+    GroupMember(String memberId, String groupInstanceId, String clientId, JoinGroupRequest join) {
+        this.memberId = memberId;
+        this.groupInstanceId = groupInstanceId;
+        this.clientId = clientId;
+        update(join);
+    }
+
+    void update(JoinGroupRequest join) {
+        this.sessionTimeoutMs = join.sessionTimeoutMs();
+        this.rebalanceTimeoutMs = join.effectiveRebalanceTimeoutMs();
+        this.protocols = join.protocols();
+    }
+
+    void touch(long nowMs) {
+        sessionDeadlineMs = nowMs + sessionTimeoutMs;
+    }
+
+    boolean supports(String protocol) {
+        return metadataFor(protocol) != null;
+    }
+
+    ByteBuffer metadataFor(String protocol) {
+        for (JoinGroupRequest.Protocol p : protocols) {
+            if (p.name().equals(protocol)) {
+                return p.metadata();
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code join} carries the same protocols and metadata, so a rejoin changes nothing. */
+    boolean sameProtocols(JoinGroupRequest join) {
+        return protocols.equals(join.protocols());
+    }
+}

@@ -1,0 +1,25 @@
+package io.millrace.broker.group;
+
+/** The states of a classic-protocol group, as Kafka names them (and as DescribeGroups reports them). */
+public enum GroupState {
+    /** No members; committed offsets may remain. */
+    EMPTY("Empty"),
+    /** Waiting for every known member to rejoin, or for the rebalance timeout. */
+    PREPARING_REBALANCE("PreparingRebalance"),
+    /** A generation is formed; waiting for the leader's assignments. */
+    COMPLETING_REBALANCE("CompletingRebalance"),
+    /** Every member has its assignment. */
+    STABLE("Stable"),
+    /** Removed; requests for it are answered as for an unknown group. */
+    DEAD("Dead");
+
+    private final String kafkaName;
+
+    GroupState(String kafkaName) {
+        this.kafkaName = kafkaName;
+    }
+
+    public String kafkaName() {
+        return kafkaName;
+    }
+}

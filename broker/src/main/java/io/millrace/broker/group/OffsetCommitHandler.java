@@ -1,0 +1,101 @@
+package io.millrace.broker.group;
+
+import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.server.ApiHandler;
+import io.millrace.broker.server.Request;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.OffsetCommitRequest;
+import io.millrace.common.protocol.message.OffsetCommitResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes committed offsets to the offset registry, one ZooKeeper transaction per request, after
+ * fencing by generation (see {@link ClassicGroup#checkCommit}). Partitions of unknown topics get
+ * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value #MAX_METADATA_CHARS} characters
+ * OFFSET_METADATA_TOO_LARGE (Kafka's {@code offset.metadata.max.bytes}); the others are written
+ * together. The retention time of versions 2-4 is ignored: committed offsets do not expire yet.
+ */
+public final class OffsetCommitHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitHandler.class);
+
+    static final int MAX_METADATA_CHARS = 4096;
+
+    private final GroupCoordinator coordinator;
+    private final MetadataCache metadata;
+
+    public OffsetCommitHandler(GroupCoordinator coordinator, MetadataCache metadata) {
+        this.coordinator = coordinator;
+        this.metadata = metadata;
+    }
+
+    @Override
+    public void handle(Request request) {
+        OffsetCommitRequest body = request.body();
+        Errors groupError = checkGroup(body);
+        if (groupError != Errors.NONE) {
+            request.respond(answer(body, tp -> groupError));
+            return;
+        }
+        Map<TopicPartition, Errors> errors = new HashMap<>();
+        Map<TopicPartition, OffsetRegistry.Committed> writes = new LinkedHashMap<>();
+        for (OffsetCommitRequest.Topic t : body.topics()) {
+            int partitionCount = metadata.partitionCount(t.name());
+            for (OffsetCommitRequest.Partition p : t.partitions()) {
+                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
+                String meta = p.committedMetadata() == null ? "" : p.committedMetadata();
+                if (p.partitionIndex() < 0 || p.partitionIndex() >= partitionCount) {
+                    errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+                } else if (meta.length() > MAX_METADATA_CHARS) {
+                    errors.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
+                } else {
+                    writes.put(tp, new OffsetRegistry.Committed(p.committedOffset(), meta));
+                }
+            }
+        }
+        coordinator.commit(body.groupId(), writes).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.warn("Could not commit offsets of group {}", body.groupId(), failure);
+            }
+            Errors written = failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE;
+            request.respond(answer(body, tp -> errors.getOrDefault(tp, written)));
+        });
+    }
+
+    private Errors checkGroup(OffsetCommitRequest body) {
+        if (!GroupIds.isValid(body.groupId())) {
+            return Errors.INVALID_GROUP_ID;
+        }
+        if (!coordinator.isCoordinatorOf(body.groupId())) {
+            return Errors.NOT_COORDINATOR;
+        }
+        Optional<ClassicGroup> group = coordinator.existingGroup(body.groupId());
+        if (group.isEmpty()) {
+            // no live group here: only a consumer outside any group (generation -1) may commit
+            return body.generationId() < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
+        }
+        String memberId = body.memberId() == null ? "" : body.memberId();
+        return group.get().checkCommit(memberId, body.generationId(), coordinator.nowMs());
+    }
+
+    private static OffsetCommitResponse answer(OffsetCommitRequest body, java.util.function.Function<TopicPartition, Errors> error) {
+        List<OffsetCommitResponse.Topic> topics = new ArrayList<>();
+        for (OffsetCommitRequest.Topic t : body.topics()) {
+            List<OffsetCommitResponse.Partition> partitions = new ArrayList<>();
+            for (OffsetCommitRequest.Partition p : t.partitions()) {
+                partitions.add(new OffsetCommitResponse.Partition(p.partitionIndex(),
+                    error.apply(new TopicPartition(t.name(), p.partitionIndex())).code()));
+            }
+            topics.add(new OffsetCommitResponse.Topic(t.name(), partitions));
+        }
+        return new OffsetCommitResponse(0, topics);
+    }
+}

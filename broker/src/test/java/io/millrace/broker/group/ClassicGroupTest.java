@@ -1,0 +1,242 @@
+package io.millrace.broker.group;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.JoinGroupRequest;
+import io.millrace.common.protocol.message.JoinGroupResponse;
+import io.millrace.common.protocol.message.SyncGroupRequest;
+import io.millrace.common.protocol.message.SyncGroupResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.Test;
+
+/** The classic group state machine, driven by a fake clock (the {@code now} arguments and {@link ClassicGroup#tick}). */
+public class ClassicGroupTest {
+
+    private static final int SESSION_MS = 10_000;
+    private static final int REBALANCE_MS = 30_000;
+    private static final short VERSION = 9;
+
+    private final ClassicGroup group = new ClassicGroup("g", GroupConfig.DEFAULT);
+    private long now = 1_000;
+
+    /** A JoinGroup answer slot: null until the coordinator answers. */
+    private static final class Answer<T> {
+        final List<T> answers = new ArrayList<>();
+
+        void accept(T answer) {
+            answers.add(answer);
+        }
+
+        T only() {
+            assertEquals("answers", 1, answers.size());
+            return answers.get(0);
+        }
+
+        T orNull() {
+            return answers.isEmpty() ? null : only();
+        }
+    }
+
+    private static JoinGroupRequest joinRequest(String memberId, String... protocols) {
+        List<JoinGroupRequest.Protocol> list = new ArrayList<>();
+        for (String p : protocols.length == 0 ? new String[] {"range"} : protocols) {
+            list.add(new JoinGroupRequest.Protocol(p, ByteBuffer.wrap((memberId + ":" + p).getBytes(StandardCharsets.UTF_8))));
+        }
+        return new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, memberId, null, "consumer", list, null);
+    }
+
+    private Answer<JoinGroupResponse> join(String memberId, String... protocols) {
+        Answer<JoinGroupResponse> answer = new Answer<>();
+        group.join(joinRequest(memberId, protocols), "client", VERSION, now, answer::accept);
+        return answer;
+    }
+
+    /** A new member's two-step join: MEMBER_ID_REQUIRED, then the join with that id (answered later, perhaps). */
+    private String newMemberId() {
+        JoinGroupResponse first = join("").only();
+        assertEquals(Errors.MEMBER_ID_REQUIRED, first.error());
+        assertTrue(first.memberId().startsWith("client-"));
+        return first.memberId();
+    }
+
+    private Answer<SyncGroupResponse> sync(String memberId, int generation, SyncGroupRequest.Assignment... assignments) {
+        Answer<SyncGroupResponse> answer = new Answer<>();
+        group.sync(new SyncGroupRequest("g", generation, memberId, null, "consumer", "range", List.of(assignments)), now,
+            answer::accept);
+        return answer;
+    }
+
+    private static SyncGroupRequest.Assignment assign(String memberId, String text) {
+        return new SyncGroupRequest.Assignment(memberId, ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static String text(ByteBuffer buffer) {
+        return StandardCharsets.UTF_8.decode(buffer.duplicate()).toString();
+    }
+
+    /** Forms a stable one-member group; returns the member id. */
+    private String stableLeader() {
+        String a = newMemberId();
+        JoinGroupResponse joined = join(a).only();
+        assertEquals(Errors.NONE, joined.error());
+        sync(a, joined.generationId(), assign(a, "all")).only();
+        assertEquals(GroupState.STABLE, group.state());
+        return a;
+    }
+
+    @Test
+    public void aFirstMemberNeedsAnIdThenLeadsGenerationOneAndGetsItsOwnAssignment() {
+        String a = newMemberId();
+        assertEquals(GroupState.EMPTY, group.state());
+        JoinGroupResponse joined = join(a).only();
+        assertEquals(Errors.NONE, joined.error());
+        assertEquals(1, joined.generationId());
+        assertEquals(a, joined.leader());
+        assertEquals("range", joined.protocolName());
+        assertEquals(1, joined.members().size());
+        assertEquals(a + ":range", text(joined.members().get(0).metadata()));
+        assertEquals(GroupState.COMPLETING_REBALANCE, group.state());
+
+        SyncGroupResponse synced = sync(a, 1, assign(a, "p0,p1")).only();
+        assertEquals(Errors.NONE, synced.error());
+        assertEquals("p0,p1", text(synced.assignment()));
+        assertEquals(GroupState.STABLE, group.state());
+    }
+
+    @Test
+    public void aJoiningMemberWaitsUntilTheOthersRejoinAndFollowersGetTheLeadersAssignment() {
+        String a = stableLeader();
+        String b = newMemberId();
+        Answer<JoinGroupResponse> bJoin = join(b);
+        assertNull("b waits for a to rejoin", bJoin.orNull());
+        assertEquals(GroupState.PREPARING_REBALANCE, group.state());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(a, 1, now));
+
+        JoinGroupResponse aJoined = join(a).only();
+        JoinGroupResponse bJoined = bJoin.only();
+        assertEquals(2, aJoined.generationId());
+        assertEquals(2, bJoined.generationId());
+        assertEquals("the leader stays", a, aJoined.leader());
+        assertEquals(2, aJoined.members().size());
+        assertTrue("followers do not see the members", bJoined.members().isEmpty());
+
+        Answer<SyncGroupResponse> bSync = sync(b, 2);
+        assertNull("b waits for the leader's assignments", bSync.orNull());
+        assertEquals(Errors.NONE, group.heartbeat(b, 2, now));
+        SyncGroupResponse aSynced = sync(a, 2, assign(a, "p0"), assign(b, "p1")).only();
+        assertEquals("p0", text(aSynced.assignment()));
+        assertEquals("p1", text(bSync.only().assignment()));
+        assertEquals(GroupState.STABLE, group.state());
+    }
+
+    @Test
+    public void aMemberThatDoesNotRejoinWithinTheRebalanceTimeoutIsRemoved() {
+        String a = stableLeader();
+        String b = newMemberId();
+        Answer<JoinGroupResponse> bJoin = join(b);
+        // a keeps heartbeating (so its session lives) but never rejoins, as a consumer stuck in poll processing
+        for (int i = 0; i < 5; i++) {
+            now += REBALANCE_MS / 5 - 1;
+            group.heartbeat(a, 1, now);
+            group.tick(now);
+        }
+        assertNull(bJoin.orNull());
+        now += 10;
+        group.tick(now);
+        JoinGroupResponse bJoined = bJoin.only();
+        assertEquals(Errors.NONE, bJoined.error());
+        assertEquals(b, bJoined.leader());
+        assertEquals(List.of(b), group.memberIds());
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat(a, 1, now));
+    }
+
+    @Test
+    public void aMemberThatStopsHeartbeatingIsExpiredAndTheOthersRebalance() {
+        String a = stableLeader();
+        String b = newMemberId();
+        Answer<JoinGroupResponse> bJoin = join(b);
+        join(a).only();
+        int generation = bJoin.only().generationId();
+        sync(a, generation, assign(a, "p0"), assign(b, "p1"));
+        sync(b, generation).only();
+
+        now += SESSION_MS - 1;
+        assertEquals(Errors.NONE, group.heartbeat(b, generation, now));
+        group.tick(now);
+        assertEquals(GroupState.STABLE, group.state());
+        now += 2;
+        group.tick(now);
+        assertEquals("a's session ended", List.of(b), group.memberIds());
+        assertEquals(GroupState.PREPARING_REBALANCE, group.state());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(b, generation, now));
+        JoinGroupResponse rejoined = join(b).only();
+        assertEquals(generation + 1, rejoined.generationId());
+        assertEquals(b, rejoined.leader());
+    }
+
+    @Test
+    public void heartbeatsAndCommitsAreFencedByMemberAndGeneration() {
+        String a = stableLeader();
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat("stranger", 1, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, group.heartbeat(a, 0, now));
+        assertEquals(Errors.NONE, group.checkCommit(a, 1, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, group.checkCommit(a, 0, now));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", -1, now));
+
+        String b = newMemberId();
+        join(b);
+        assertEquals("a member of the current generation may commit before rejoining", Errors.NONE,
+            group.checkCommit(a, 1, now));
+        join(a).only();
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.checkCommit(a, 2, now));
+    }
+
+    @Test
+    public void aLeavingMemberRebalancesTheRestAndAnEmptyGroupTakesCommitsFromOutsideAnyGroup() {
+        String a = stableLeader();
+        assertEquals(Errors.NONE, group.leave(a, now));
+        assertEquals(GroupState.EMPTY, group.state());
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.leave(a, now));
+        assertEquals(Errors.NONE, group.checkCommit("", -1, now));
+        assertEquals("a generation needs a member", Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", 5, now));
+    }
+
+    @Test
+    public void aSyncDuringARebalanceIsToldToRejoinAndAWaitingSyncIsReleased() {
+        String a = stableLeader();
+        String b = newMemberId();
+        join(b);
+        JoinGroupResponse aJoined = join(a).only();
+        Answer<SyncGroupResponse> bSync = sync(b, aJoined.generationId());
+        assertNull(bSync.orNull());
+        assertEquals(Errors.NONE, group.leave(a, now));
+        assertEquals("b's waiting sync is told to rejoin", Errors.REBALANCE_IN_PROGRESS, bSync.only().error());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, sync(b, aJoined.generationId()).only().error());
+    }
+
+    @Test
+    public void aMemberWithNoCommonProtocolIsRefused() {
+        stableLeader();
+        JoinGroupResponse refused = join("", "roundrobin").only();
+        assertEquals(Errors.INCONSISTENT_GROUP_PROTOCOL, refused.error());
+        assertEquals(GroupState.STABLE, group.state());
+    }
+
+    @Test
+    public void anIdHandedOutButNeverUsedExpiresWithItsSessionTimeout() {
+        String a = newMemberId();
+        assertNotNull(a);
+        now += SESSION_MS + 1;
+        group.tick(now);
+        assertTrue(group.retireIfIdle());
+        assertEquals(GroupState.DEAD, group.state());
+        assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, join(a).only().error());
+    }
+}
