@@ -83,8 +83,8 @@ public class BadInputTest {
         try (RawClient unknown = client(); RawClient tooOld = client(); RawClient notServed = client()) {
             unknown.send((short) 17, (short) 1, new byte[] {0, 0});
             tooOld.send(ApiKey.PRODUCE.id(), (short) 2, new byte[] {0, 0});
-            // FindCoordinator v0 with the key "g": parsed by the codec, but the broker does not advertise it yet
-            notServed.send((short) 10, (short) 0, new byte[] {0, 1, 'g'});
+            // ListGroups v0 (an empty body): parsed by the codec, but the broker does not advertise it yet
+            notServed.send(ApiKey.LIST_GROUPS.id(), (short) 0, new byte[0]);
             assertTrue(unknown.closedByBroker());
             assertTrue(tooOld.closedByBroker());
             assertTrue(notServed.closedByBroker());

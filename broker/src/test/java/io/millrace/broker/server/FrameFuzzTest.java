@@ -16,6 +16,13 @@ import io.millrace.common.protocol.message.ApiVersionsRequest;
 import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.DeleteTopicsRequest;
 import io.millrace.common.protocol.message.FetchRequest;
+import io.millrace.common.protocol.message.FindCoordinatorRequest;
+import io.millrace.common.protocol.message.HeartbeatRequest;
+import io.millrace.common.protocol.message.JoinGroupRequest;
+import io.millrace.common.protocol.message.LeaveGroupRequest;
+import io.millrace.common.protocol.message.OffsetCommitRequest;
+import io.millrace.common.protocol.message.OffsetFetchRequest;
+import io.millrace.common.protocol.message.SyncGroupRequest;
 import io.millrace.common.protocol.message.InitProducerIdRequest;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
 import io.millrace.common.protocol.message.MetadataRequest;
@@ -81,6 +88,7 @@ public class FrameFuzzTest {
     private static final int PROBE_CORRELATION_ID = 0x7ABC_DEF0;
     private static final int READ_TIMEOUT_MS = 15_000;
     private static final String TOPIC = "fuzz";
+    private static final String GROUP = "fuzz-group";
     private static final String NETWORK_THREAD = "millrace-network-thread";
 
     private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
@@ -137,13 +145,13 @@ public class FrameFuzzTest {
         for (ApiKey api : ApiKey.values()) {
             for (short v = api.minVersion(); v <= api.maxVersion() && api.advertised(); v++) {
                 RequestHeader header = new RequestHeader(api, v, correlationId++, "fuzz-client");
-                frames.add(bytes(Frames.request(header, seedBody(api))));
+                frames.add(bytes(Frames.request(header, seedBody(api, v))));
             }
         }
         return frames;
     }
 
-    private static ApiMessage seedBody(ApiKey api) {
+    private static ApiMessage seedBody(ApiKey api, short v) {
         return switch (api) {
             case API_VERSIONS -> new ApiVersionsRequest("fuzz", "1.0");
             case METADATA -> new MetadataRequest(List.of(MetadataRequest.Topic.named(TOPIC)), false, false, false);
@@ -161,6 +169,23 @@ public class FrameFuzzTest {
             case DESCRIBE_CONFIGS -> new io.millrace.common.protocol.message.DescribeConfigsRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeConfigsRequest.Resource(
                     io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, null)), true, true);
+            case FIND_COORDINATOR -> v < FindCoordinatorRequest.FIRST_BATCHED_VERSION ? FindCoordinatorRequest.forGroup(GROUP)
+                : FindCoordinatorRequest.forGroups(List.of(GROUP, "fuzz-other"));
+            case JOIN_GROUP -> new JoinGroupRequest(GROUP, 10_000, 10_000, "", null, "consumer",
+                List.of(new JoinGroupRequest.Protocol("range", ByteBuffer.wrap(new byte[] {0, 1, 2}))), null);
+            case SYNC_GROUP -> new SyncGroupRequest(GROUP, 1, "fuzz-member", null, null, null,
+                List.of(new SyncGroupRequest.Assignment("fuzz-member", ByteBuffer.wrap(new byte[] {3, 4}))));
+            case HEARTBEAT -> new HeartbeatRequest(GROUP, 1, "fuzz-member", null);
+            case LEAVE_GROUP -> v < LeaveGroupRequest.FIRST_BATCHED_VERSION
+                ? new LeaveGroupRequest(GROUP, "fuzz-member", List.of())
+                : new LeaveGroupRequest(GROUP, "", List.of(new LeaveGroupRequest.Member("fuzz-member", null, null)));
+            case OFFSET_COMMIT -> new OffsetCommitRequest(GROUP, -1, "", -1, null, List.of(new OffsetCommitRequest.Topic(
+                TOPIC, List.of(new OffsetCommitRequest.Partition(0, 1, -1, "fuzz")))));
+            case OFFSET_FETCH -> {
+                List<OffsetFetchRequest.Topic> topics = List.of(new OffsetFetchRequest.Topic(TOPIC, List.of(0, 1)));
+                yield v < OffsetFetchRequest.FIRST_BATCHED_VERSION ? new OffsetFetchRequest(GROUP, topics, false, List.of())
+                    : new OffsetFetchRequest("", List.of(), false, List.of(new OffsetFetchRequest.Group(GROUP, null, -1, topics)));
+            }
             default -> throw new IllegalArgumentException(api + " is not served");
         };
     }

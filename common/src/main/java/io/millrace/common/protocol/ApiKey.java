@@ -16,8 +16,9 @@ package io.millrace.common.protocol;
  * 0-2 being listed, and refuses to produce compressed data otherwise. A Produce request below 3 is
  * still not parsed.
  *
- * <p>An API can be parsed without being served: {@link #advertised()} is false for the consumer-group
- * APIs, whose codecs exist before the broker's group coordinator does. The broker lists only
+ * <p>An API can be parsed without being served: {@link #advertised()} is false for the group admin
+ * APIs (ListGroups, DescribeGroups, DeleteGroups, OffsetDelete), whose codecs exist before the
+ * broker's group coordinator serves them. The broker lists only
  * advertised APIs in ApiVersions responses (a client would otherwise send requests nobody handles)
  * and closes the connection on a request of any other, as for an unknown api key.
  */
@@ -31,14 +32,15 @@ public enum ApiKey {
     DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
     INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
-    // parsed, not yet advertised: the group coordinator is still to come
-    OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8, false),
-    OFFSET_FETCH(9, "OffsetFetch", 1, 9, 6, false),
-    FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3, false),
-    JOIN_GROUP(11, "JoinGroup", 0, 9, 6, false),
-    HEARTBEAT(12, "Heartbeat", 0, 4, 4, false),
-    LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4, false),
-    SYNC_GROUP(14, "SyncGroup", 0, 5, 4, false),
+    // served by the broker's group coordinator (classic protocol)
+    OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8),
+    OFFSET_FETCH(9, "OffsetFetch", 1, 9, 6),
+    FIND_COORDINATOR(10, "FindCoordinator", 0, 6, 3),
+    JOIN_GROUP(11, "JoinGroup", 0, 9, 6),
+    HEARTBEAT(12, "Heartbeat", 0, 4, 4),
+    LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4),
+    SYNC_GROUP(14, "SyncGroup", 0, 5, 4),
+    // parsed, not yet advertised: the group admin APIs are still to come
     DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5, false),
     LIST_GROUPS(16, "ListGroups", 0, 5, 3, false),
     DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2, false),
