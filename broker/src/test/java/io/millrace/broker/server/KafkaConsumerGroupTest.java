@@ -31,6 +31,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -69,7 +70,12 @@ public class KafkaConsumerGroupTest {
         private volatile boolean running = true;
 
         Member(String group, String topic, String name) {
+            this(group, topic, name, "org.apache.kafka.clients.consumer.RangeAssignor");
+        }
+
+        Member(String group, String topic, String name, String assignor) {
             Properties props = CLUSTER.clientProps();
+            props.put("partition.assignment.strategy", assignor);
             props.put("group.id", group);
             props.put("client.id", name);
             props.put("enable.auto.commit", "false");
@@ -81,6 +87,10 @@ public class KafkaConsumerGroupTest {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+                    // what was read from them is committed before another member takes them over
+                    if (!partitions.isEmpty()) {
+                        consumer.commitSync();
+                    }
                     assigned.removeAll(partitions);
                 }
 
@@ -101,7 +111,11 @@ public class KafkaConsumerGroupTest {
                             .incrementAndGet();
                         read.incrementAndGet();
                     }
-                    consumer.commitSync();
+                    try {
+                        consumer.commitSync();
+                    } catch (RebalanceInProgressException rebalancing) {
+                        // as Kafka documents: poll to complete the rebalance, then commit again
+                    }
                 }
             } catch (WakeupException stopping) {
                 // close() below
@@ -181,6 +195,41 @@ public class KafkaConsumerGroupTest {
         c.close();
         assertEquals("the restarted group read only what came after its commits", 120, c.read.get());
         assertEachReadOnce(1020);
+    }
+
+    @Test
+    public void threeMembersReadEveryRecordOnceWithTheRoundRobinAssignor() throws Exception {
+        threeMembersJoinAndOneLeaves("org.apache.kafka.clients.consumer.RoundRobinAssignor", "round-robin");
+    }
+
+    @Test
+    public void threeMembersReadEveryRecordOnceWithTheCooperativeStickyAssignor() throws Exception {
+        threeMembersJoinAndOneLeaves("org.apache.kafka.clients.consumer.CooperativeStickyAssignor", "cooperative");
+    }
+
+    /** Members a, b, c join one after another, then b leaves; each batch of records is read once in all. */
+    private void threeMembersJoinAndOneLeaves(String assignor, String name) throws Exception {
+        String topic = name + "-topic";
+        String group = name + "-group";
+        CLUSTER.createTopic(topic, PARTITIONS, Map.of());
+        produce(topic, 0, 200);
+        Member a = new Member(group, topic, name + "-a", assignor);
+        awaitReads(50);
+        Member b = new Member(group, topic, name + "-b", assignor);
+        Member c = new Member(group, topic, name + "-c", assignor);
+        Conditions.waitUntil(() -> a.assigned.size() == 2 && b.assigned.size() == 2 && c.assigned.size() == 2, 30_000,
+            "two partitions for each of three members");
+        produce(topic, 200, 200);
+        awaitReads(400);
+        b.close();
+        Conditions.waitUntil(() -> a.assigned.size() == 3 && c.assigned.size() == 3, 30_000,
+            "three partitions for each of the two members left");
+        produce(topic, 400, 200);
+        awaitReads(600);
+        a.close();
+        c.close();
+        assertEachReadOnce(600);
+        assertTrue("c read " + c.read.get(), c.read.get() > 0);
     }
 
     @Test
