@@ -85,8 +85,8 @@ public final class HiveDdlCommand {
             : ddl.createTable(table, topic, schema));
     }
 
-    /** The hours that have a directory under {@code location}, in order. */
-    static SortedSet<Instant> hourDirectories(String location, HourLayout layout) throws IOException {
+    /** The hours that have a directory under {@code location} (a table's, {@link HiveTableDdl#location}), in order. */
+    public static SortedSet<Instant> hourDirectories(String location, HourLayout layout) throws IOException {
         Path root = new Path(location);
         FileSystem fs = root.getFileSystem(new Configuration());
         SortedSet<Instant> hours = new TreeSet<>();
