@@ -35,6 +35,7 @@ final class ClassicGroup {
     private final Map<String, GroupMember> members = new LinkedHashMap<>();
     /** Member ids handed out with MEMBER_ID_REQUIRED, until their join or their session timeout. */
     private final Map<String, Long> pendingMembers = new HashMap<>();
+    private final StaticMembers staticMembers = new StaticMembers();
     private GroupState state = GroupState.EMPTY;
     private int generationId;
     private String protocolType;
@@ -76,6 +77,10 @@ final class ClassicGroup {
             answer.accept(error(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
         } else if (join.protocols().isEmpty() || !compatible(join)) {
             answer.accept(error(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+        } else if (join.groupInstanceId() != null && join.memberId().isEmpty()) {
+            joinStatic(join, clientId, version, nowMs, answer);
+        } else if (staticMembers.check(join.groupInstanceId(), join.memberId()) != Errors.NONE) {
+            answer.accept(error(staticMembers.check(join.groupInstanceId(), join.memberId()), join.memberId()));
         } else if (join.memberId().isEmpty()) {
             joinNewMember(join, clientId, version, nowMs, answer);
         } else if (pendingMembers.containsKey(join.memberId())) {
@@ -124,6 +129,72 @@ final class ClassicGroup {
         addMember(memberId, join, clientId, nowMs, answer);
     }
 
+    /**
+     * A static member joining without a member id: a new one is added (no MEMBER_ID_REQUIRED, its
+     * instance id names it), and a known instance is replaced under a new member id, fencing the
+     * old one. A replaced member with unchanged protocols gets the current generation at once, so a
+     * restart within the session timeout causes no rebalance; a leader is told to skip assigning
+     * (version 9), its SyncGroup then returning the assignment it had.
+     */
+    private void joinStatic(JoinGroupRequest join, String clientId, short version, long nowMs,
+                            Consumer<JoinGroupResponse> answer) {
+        String newId = clientId + "-" + UUID.randomUUID();
+        String oldId = staticMembers.memberOf(join.groupInstanceId());
+        GroupMember old = oldId == null ? null : members.get(oldId);
+        if (old == null) {
+            if (members.size() + pendingMembers.size() >= config.maxSize()) {
+                answer.accept(error(Errors.GROUP_MAX_SIZE_REACHED, ""));
+                return;
+            }
+            staticMembers.put(join.groupInstanceId(), newId);
+            addMember(newId, join, clientId, nowMs, answer);
+            return;
+        }
+        GroupMember replacement = new GroupMember(newId, join.groupInstanceId(), clientId, join);
+        replacement.protocols = old.protocols;
+        replacement.assignment = old.assignment;
+        replacement.touch(nowMs);
+        fence(old);
+        members.remove(oldId);
+        members.put(newId, replacement);
+        staticMembers.put(join.groupInstanceId(), newId);
+        if (oldId.equals(leaderId)) {
+            leaderId = newId;
+        }
+        switch (state) {
+            case PREPARING_REBALANCE -> {
+                replacement.update(join);
+                replacement.awaitingJoin = answer;
+                tryCompleteJoin(nowMs);
+            }
+            case STABLE, COMPLETING_REBALANCE -> {
+                if (replacement.sameProtocols(join)) {
+                    boolean leader = newId.equals(leaderId);
+                    answer.accept(joinAnswer(replacement, leader, leader && state == GroupState.STABLE));
+                } else {
+                    replacement.update(join);
+                    replacement.awaitingJoin = answer;
+                    prepareRebalance(nowMs);
+                    tryCompleteJoin(nowMs);
+                }
+            }
+            default -> answer.accept(error(Errors.UNKNOWN_MEMBER_ID, ""));
+        }
+    }
+
+    /** Answers whatever the replaced member still waits for with FENCED_INSTANCE_ID. */
+    private static void fence(GroupMember old) {
+        if (old.awaitingJoin != null) {
+            old.awaitingJoin.accept(error(Errors.FENCED_INSTANCE_ID, old.memberId));
+            old.awaitingJoin = null;
+        }
+        if (old.awaitingSync != null) {
+            old.awaitingSync.accept(new SyncGroupResponse(0, Errors.FENCED_INSTANCE_ID.code(), null, null,
+                ByteBuffer.allocate(0)));
+            old.awaitingSync = null;
+        }
+    }
+
     private void addMember(String memberId, JoinGroupRequest join, String clientId, long nowMs,
                            Consumer<JoinGroupResponse> answer) {
         if (members.isEmpty()) {
@@ -149,7 +220,7 @@ final class ClassicGroup {
                 boolean unchanged = member.sameProtocols(join);
                 if (unchanged && !(state == GroupState.STABLE && member.memberId.equals(leaderId))) {
                     // a follower that missed its answer gets the current generation again
-                    answer.accept(joinAnswer(member, member.memberId.equals(leaderId)));
+                    answer.accept(joinAnswer(member, member.memberId.equals(leaderId), false));
                 } else {
                     member.update(join);
                     member.awaitingJoin = answer;
@@ -190,7 +261,12 @@ final class ClassicGroup {
         if (!allJoined && nowMs < rebalanceDeadlineMs) {
             return;
         }
-        members.values().removeIf(m -> m.awaitingJoin == null);
+        for (GroupMember m : List.copyOf(members.values())) {
+            if (m.awaitingJoin == null) {
+                members.remove(m.memberId);
+                staticMembers.removeIfHeld(m.groupInstanceId, m.memberId);
+            }
+        }
         pendingMembers.clear();
         generationId++;
         if (members.isEmpty()) {
@@ -209,7 +285,7 @@ final class ClassicGroup {
             m.touch(nowMs);
             Consumer<JoinGroupResponse> answer = m.awaitingJoin;
             m.awaitingJoin = null;
-            answer.accept(joinAnswer(m, m.memberId.equals(leaderId)));
+            answer.accept(joinAnswer(m, m.memberId.equals(leaderId), false));
         }
     }
 
@@ -224,15 +300,15 @@ final class ClassicGroup {
         throw new IllegalStateException("Group " + groupId + " has no common protocol; joins are checked for one");
     }
 
-    private JoinGroupResponse joinAnswer(GroupMember member, boolean asLeader) {
+    private JoinGroupResponse joinAnswer(GroupMember member, boolean asLeader, boolean skipAssignment) {
         List<JoinGroupResponse.Member> list = new ArrayList<>();
         if (asLeader) {
             for (GroupMember m : members.values()) {
                 list.add(new JoinGroupResponse.Member(m.memberId, m.groupInstanceId, m.metadataFor(protocolName).duplicate()));
             }
         }
-        return new JoinGroupResponse(0, Errors.NONE.code(), generationId, protocolType, protocolName, leaderId, false,
-            member.memberId, list);
+        return new JoinGroupResponse(0, Errors.NONE.code(), generationId, protocolType, protocolName, leaderId,
+            skipAssignment, member.memberId, list);
     }
 
     private static JoinGroupResponse error(Errors error, String memberId) {
@@ -242,7 +318,7 @@ final class ClassicGroup {
     /** Handles a SyncGroup; {@code answer} is called now or when the leader's assignments arrive. */
     synchronized void sync(SyncGroupRequest sync, long nowMs, Consumer<SyncGroupResponse> answer) {
         GroupMember member = members.get(sync.memberId());
-        Errors error = checkMember(member, sync.generationId());
+        Errors error = checkMember(member, sync.generationId(), sync.groupInstanceId(), sync.memberId());
         if (error == Errors.NONE && state == GroupState.PREPARING_REBALANCE) {
             error = Errors.REBALANCE_IN_PROGRESS;
         } else if (error == Errors.NONE && !protocolMatches(sync)) {
@@ -258,7 +334,7 @@ final class ClassicGroup {
             return;
         }
         member.awaitingSync = answer;
-        if (member.memberId.equals(leaderId)) {
+        if (member.memberId.equals(leaderId) && state == GroupState.COMPLETING_REBALANCE) {
             for (SyncGroupRequest.Assignment a : sync.assignments()) {
                 GroupMember target = members.get(a.memberId());
                 if (target != null) {
@@ -297,7 +373,11 @@ final class ClassicGroup {
         return new SyncGroupResponse(0, Errors.NONE.code(), protocolType, protocolName, assignment.duplicate());
     }
 
-    private Errors checkMember(GroupMember member, int generation) {
+    private Errors checkMember(GroupMember member, int generation, String instanceId, String memberId) {
+        Errors fenced = staticMembers.check(instanceId, memberId);
+        if (fenced == Errors.FENCED_INSTANCE_ID) {
+            return fenced;
+        }
         if (state == GroupState.DEAD || member == null) {
             return Errors.UNKNOWN_MEMBER_ID;
         }
@@ -305,9 +385,9 @@ final class ClassicGroup {
     }
 
     /** Handles a Heartbeat: REBALANCE_IN_PROGRESS tells the member to rejoin. */
-    synchronized Errors heartbeat(String memberId, int generation, long nowMs) {
+    synchronized Errors heartbeat(String memberId, String instanceId, int generation, long nowMs) {
         GroupMember member = members.get(memberId);
-        Errors error = checkMember(member, generation);
+        Errors error = checkMember(member, generation, instanceId, memberId);
         if (error != Errors.NONE) {
             return error;
         }
@@ -316,7 +396,17 @@ final class ClassicGroup {
     }
 
     /** Removes a member that leaves; UNKNOWN_MEMBER_ID when it is not one. */
-    synchronized Errors leave(String memberId, long nowMs) {
+    synchronized Errors leave(String memberId, String instanceId, long nowMs) {
+        if (instanceId != null) {
+            String holder = staticMembers.memberOf(instanceId);
+            if (holder == null) {
+                return Errors.UNKNOWN_MEMBER_ID;
+            }
+            if (!memberId.isEmpty() && !holder.equals(memberId)) {
+                return Errors.FENCED_INSTANCE_ID;
+            }
+            memberId = holder;
+        }
         if (pendingMembers.remove(memberId) != null) {
             tryCompleteJoin(nowMs);
             return Errors.NONE;
@@ -331,6 +421,7 @@ final class ClassicGroup {
 
     private void remove(GroupMember member, long nowMs) {
         members.remove(member.memberId);
+        staticMembers.removeIfHeld(member.groupInstanceId, member.memberId);
         if (member.awaitingJoin != null) {
             member.awaitingJoin.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
@@ -346,7 +437,7 @@ final class ClassicGroup {
      * current generation (also while a rebalance is being prepared, so it can commit before
      * rejoining), or a consumer outside the group (generation -1) while the group is empty.
      */
-    synchronized Errors checkCommit(String memberId, int generation, long nowMs) {
+    synchronized Errors checkCommit(String memberId, String instanceId, int generation, long nowMs) {
         if (generation < 0 && (state == GroupState.EMPTY || state == GroupState.DEAD)) {
             return Errors.NONE;
         }
@@ -354,7 +445,7 @@ final class ClassicGroup {
             return Errors.REBALANCE_IN_PROGRESS;
         }
         GroupMember member = members.get(memberId);
-        Errors error = checkMember(member, generation);
+        Errors error = checkMember(member, generation, instanceId, memberId);
         if (error == Errors.NONE) {
             member.touch(nowMs);
         }
@@ -400,6 +491,7 @@ final class ClassicGroup {
         }
         members.clear();
         pendingMembers.clear();
+        staticMembers.clear();
         state = GroupState.DEAD;
     }
 

@@ -19,7 +19,7 @@ public final class HeartbeatHandler implements ApiHandler {
     public void handle(Request request) {
         HeartbeatRequest body = request.body();
         Errors error = coordinator.existingGroup(body.groupId())
-            .map(g -> g.heartbeat(body.memberId(), body.generationId(), coordinator.nowMs()))
+            .map(g -> g.heartbeat(body.memberId(), body.groupInstanceId(), body.generationId(), coordinator.nowMs()))
             .orElse(coordinator.isCoordinatorOf(body.groupId()) ? Errors.UNKNOWN_MEMBER_ID : Errors.NOT_COORDINATOR);
         request.respond(new HeartbeatResponse(0, error.code()));
     }

@@ -20,11 +20,6 @@ public final class JoinGroupHandler implements ApiHandler {
     @Override
     public void handle(Request request) {
         JoinGroupRequest body = request.body();
-        if (body.groupInstanceId() != null) {
-            // static membership is not implemented: refuse rather than treat the member as dynamic
-            request.respond(error(Errors.INVALID_REQUEST, body.memberId()));
-            return;
-        }
         if (!GroupIds.isValid(body.groupId())) {
             request.respond(error(Errors.INVALID_GROUP_ID, body.memberId()));
             return;

@@ -11,8 +11,9 @@ import java.util.Optional;
 
 /**
  * Removes leaving members, starting a rebalance for the others; answers in the request's form (one
- * member up to version 2, a result per member from 3). Members named only by a group instance id
- * get UNKNOWN_MEMBER_ID: static membership is not implemented.
+ * member up to version 2, a result per member from 3). A static member may be named by its group
+ * instance id alone; one named with a member id that no longer holds the instance is
+ * FENCED_INSTANCE_ID.
  */
 public final class LeaveGroupHandler implements ApiHandler {
 
@@ -29,7 +30,7 @@ public final class LeaveGroupHandler implements ApiHandler {
         Errors groupError = group.isPresent() ? Errors.NONE
             : coordinator.isCoordinatorOf(body.groupId()) ? Errors.UNKNOWN_MEMBER_ID : Errors.NOT_COORDINATOR;
         if (request.version() < LeaveGroupRequest.FIRST_BATCHED_VERSION) {
-            Errors error = group.map(g -> g.leave(body.memberId(), coordinator.nowMs())).orElse(groupError);
+            Errors error = group.map(g -> g.leave(body.memberId(), null, coordinator.nowMs())).orElse(groupError);
             request.respond(new LeaveGroupResponse(0, error.code(), List.of()));
             return;
         }
@@ -39,7 +40,7 @@ public final class LeaveGroupHandler implements ApiHandler {
         }
         List<LeaveGroupResponse.MemberResult> results = new ArrayList<>();
         for (LeaveGroupRequest.Member m : body.members()) {
-            Errors error = group.map(g -> g.leave(m.memberId(), coordinator.nowMs())).orElse(Errors.UNKNOWN_MEMBER_ID);
+            Errors error = group.map(g -> g.leave(m.memberId() == null ? "" : m.memberId(), m.groupInstanceId(), coordinator.nowMs())).orElse(Errors.UNKNOWN_MEMBER_ID);
             results.add(new LeaveGroupResponse.MemberResult(m.memberId(), m.groupInstanceId(), error.code()));
         }
         request.respond(new LeaveGroupResponse(0, Errors.NONE.code(), results));

@@ -83,7 +83,7 @@ public final class OffsetCommitHandler implements ApiHandler {
             return body.generationId() < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         }
         String memberId = body.memberId() == null ? "" : body.memberId();
-        return group.get().checkCommit(memberId, body.generationId(), coordinator.nowMs());
+        return group.get().checkCommit(memberId, body.groupInstanceId(), body.generationId(), coordinator.nowMs());
     }
 
     private static OffsetCommitResponse answer(OffsetCommitRequest body, java.util.function.Function<TopicPartition, Errors> error) {

@@ -117,7 +117,7 @@ public class ClassicGroupTest {
         Answer<JoinGroupResponse> bJoin = join(b);
         assertNull("b waits for a to rejoin", bJoin.orNull());
         assertEquals(GroupState.PREPARING_REBALANCE, group.state());
-        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(a, 1, now));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(a, null, 1, now));
 
         JoinGroupResponse aJoined = join(a).only();
         JoinGroupResponse bJoined = bJoin.only();
@@ -129,7 +129,7 @@ public class ClassicGroupTest {
 
         Answer<SyncGroupResponse> bSync = sync(b, 2);
         assertNull("b waits for the leader's assignments", bSync.orNull());
-        assertEquals(Errors.NONE, group.heartbeat(b, 2, now));
+        assertEquals(Errors.NONE, group.heartbeat(b, null, 2, now));
         SyncGroupResponse aSynced = sync(a, 2, assign(a, "p0"), assign(b, "p1")).only();
         assertEquals("p0", text(aSynced.assignment()));
         assertEquals("p1", text(bSync.only().assignment()));
@@ -144,7 +144,7 @@ public class ClassicGroupTest {
         // a keeps heartbeating (so its session lives) but never rejoins, as a consumer stuck in poll processing
         for (int i = 0; i < 5; i++) {
             now += REBALANCE_MS / 5 - 1;
-            group.heartbeat(a, 1, now);
+            group.heartbeat(a, null, 1, now);
             group.tick(now);
         }
         assertNull(bJoin.orNull());
@@ -154,7 +154,7 @@ public class ClassicGroupTest {
         assertEquals(Errors.NONE, bJoined.error());
         assertEquals(b, bJoined.leader());
         assertEquals(List.of(b), group.memberIds());
-        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat(a, 1, now));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat(a, null, 1, now));
     }
 
     @Test
@@ -168,14 +168,14 @@ public class ClassicGroupTest {
         sync(b, generation).only();
 
         now += SESSION_MS - 1;
-        assertEquals(Errors.NONE, group.heartbeat(b, generation, now));
+        assertEquals(Errors.NONE, group.heartbeat(b, null, generation, now));
         group.tick(now);
         assertEquals(GroupState.STABLE, group.state());
         now += 2;
         group.tick(now);
         assertEquals("a's session ended", List.of(b), group.memberIds());
         assertEquals(GroupState.PREPARING_REBALANCE, group.state());
-        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(b, generation, now));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(b, null, generation, now));
         JoinGroupResponse rejoined = join(b).only();
         assertEquals(generation + 1, rejoined.generationId());
         assertEquals(b, rejoined.leader());
@@ -184,28 +184,28 @@ public class ClassicGroupTest {
     @Test
     public void heartbeatsAndCommitsAreFencedByMemberAndGeneration() {
         String a = stableLeader();
-        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat("stranger", 1, now));
-        assertEquals(Errors.ILLEGAL_GENERATION, group.heartbeat(a, 0, now));
-        assertEquals(Errors.NONE, group.checkCommit(a, 1, now));
-        assertEquals(Errors.ILLEGAL_GENERATION, group.checkCommit(a, 0, now));
-        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", -1, now));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.heartbeat("stranger", null, 1, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, group.heartbeat(a, null, 0, now));
+        assertEquals(Errors.NONE, group.checkCommit(a, null, 1, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, group.checkCommit(a, null, 0, now));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", null, -1, now));
 
         String b = newMemberId();
         join(b);
         assertEquals("a member of the current generation may commit before rejoining", Errors.NONE,
-            group.checkCommit(a, 1, now));
+            group.checkCommit(a, null, 1, now));
         join(a).only();
-        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.checkCommit(a, 2, now));
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.checkCommit(a, null, 2, now));
     }
 
     @Test
     public void aLeavingMemberRebalancesTheRestAndAnEmptyGroupTakesCommitsFromOutsideAnyGroup() {
         String a = stableLeader();
-        assertEquals(Errors.NONE, group.leave(a, now));
+        assertEquals(Errors.NONE, group.leave(a, null, now));
         assertEquals(GroupState.EMPTY, group.state());
-        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.leave(a, now));
-        assertEquals(Errors.NONE, group.checkCommit("", -1, now));
-        assertEquals("a generation needs a member", Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", 5, now));
+        assertEquals(Errors.UNKNOWN_MEMBER_ID, group.leave(a, null, now));
+        assertEquals(Errors.NONE, group.checkCommit("", null, -1, now));
+        assertEquals("a generation needs a member", Errors.UNKNOWN_MEMBER_ID, group.checkCommit("", null, 5, now));
     }
 
     @Test
@@ -216,7 +216,7 @@ public class ClassicGroupTest {
         JoinGroupResponse aJoined = join(a).only();
         Answer<SyncGroupResponse> bSync = sync(b, aJoined.generationId());
         assertNull(bSync.orNull());
-        assertEquals(Errors.NONE, group.leave(a, now));
+        assertEquals(Errors.NONE, group.leave(a, null, now));
         assertEquals("b's waiting sync is told to rejoin", Errors.REBALANCE_IN_PROGRESS, bSync.only().error());
         assertEquals(Errors.REBALANCE_IN_PROGRESS, sync(b, aJoined.generationId()).only().error());
     }
@@ -238,5 +238,50 @@ public class ClassicGroupTest {
         assertTrue(group.retireIfIdle());
         assertEquals(GroupState.DEAD, group.state());
         assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, join(a).only().error());
+    }
+
+    private Answer<JoinGroupResponse> joinStatic(String instanceId, String memberId) {
+        Answer<JoinGroupResponse> answer = new Answer<>();
+        JoinGroupRequest plain = joinRequest(instanceId);
+        group.join(new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, memberId, instanceId, "consumer", plain.protocols(),
+            null), "client", VERSION, now, answer::accept);
+        return answer;
+    }
+
+    @Test
+    public void aRestartedStaticMemberTakesItsPlaceBackWithoutARebalanceAndItsOldIdIsFenced() {
+        JoinGroupResponse a = joinStatic("instance-a", "").only();
+        assertEquals("a static member needs no second join", Errors.NONE, a.error());
+        sync(a.memberId(), 1, assign(a.memberId(), "all"));
+        Answer<JoinGroupResponse> bJoin = joinStatic("instance-b", "");
+        JoinGroupResponse aAgain = joinStatic("instance-a", a.memberId()).only();
+        JoinGroupResponse b = bJoin.only();
+        assertEquals(2, b.generationId());
+        sync(aAgain.memberId(), 2, assign(aAgain.memberId(), "p0"), assign(b.memberId(), "p1"));
+        assertEquals("p1", text(sync(b.memberId(), 2).only().assignment()));
+
+        // b restarts: a new member id, the same generation, its old assignment, no rebalance
+        JoinGroupResponse restarted = joinStatic("instance-b", "").only();
+        assertEquals(Errors.NONE, restarted.error());
+        assertEquals(2, restarted.generationId());
+        assertTrue(!restarted.memberId().equals(b.memberId()));
+        assertEquals(GroupState.STABLE, group.state());
+        assertEquals("p1", text(sync(restarted.memberId(), 2).only().assignment()));
+        assertEquals(Errors.NONE, group.heartbeat(a.memberId(), "instance-a", 2, now));
+        assertEquals(Errors.FENCED_INSTANCE_ID, group.heartbeat(b.memberId(), "instance-b", 2, now));
+        assertEquals(Errors.FENCED_INSTANCE_ID, group.checkCommit(b.memberId(), "instance-b", 2, now));
+        assertEquals(Errors.FENCED_INSTANCE_ID, joinStatic("instance-b", b.memberId()).only().error());
+
+        // the leader restarts: told to skip assigning, and the group stays as it was
+        JoinGroupResponse leader = joinStatic("instance-a", "").only();
+        assertEquals(leader.memberId(), leader.leader());
+        assertTrue(leader.skipAssignment());
+        assertEquals(2, leader.members().size());
+        assertEquals("p0", text(sync(leader.memberId(), 2, assign(leader.memberId(), "ignored")).only().assignment()));
+        assertEquals(GroupState.STABLE, group.state());
+
+        // a static member leaving by instance id starts a rebalance
+        assertEquals(Errors.NONE, group.leave("", "instance-b", now));
+        assertEquals(GroupState.PREPARING_REBALANCE, group.state());
     }
 }

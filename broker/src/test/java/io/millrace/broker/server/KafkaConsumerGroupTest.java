@@ -69,11 +69,17 @@ public class KafkaConsumerGroupTest {
         private final Thread thread;
         private volatile boolean running = true;
 
+        private final AtomicInteger assignments = new AtomicInteger();
+
         Member(String group, String topic, String name) {
             this(group, topic, name, "org.apache.kafka.clients.consumer.RangeAssignor");
         }
 
         Member(String group, String topic, String name, String assignor) {
+            this(group, topic, name, assignor, Map.of());
+        }
+
+        Member(String group, String topic, String name, String assignor, Map<String, String> extra) {
             Properties props = CLUSTER.clientProps();
             props.put("partition.assignment.strategy", assignor);
             props.put("group.id", group);
@@ -83,6 +89,7 @@ public class KafkaConsumerGroupTest {
             props.put("session.timeout.ms", "6000");
             props.put("heartbeat.interval.ms", "300");
             props.put("max.poll.records", "50");
+            props.putAll(extra);
             consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
@@ -96,6 +103,7 @@ public class KafkaConsumerGroupTest {
 
                 @Override
                 public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+                    assignments.incrementAndGet();
                     assigned.addAll(partitions);
                 }
             });
@@ -230,6 +238,40 @@ public class KafkaConsumerGroupTest {
         c.close();
         assertEachReadOnce(600);
         assertTrue("c read " + c.read.get(), c.read.get() > 0);
+    }
+
+    @Test
+    public void aStaticMemberRestartingWithinItsSessionTimeoutGetsItsPartitionsBackWithoutARebalance() throws Exception {
+        String topic = "static-topic";
+        String group = "static-group";
+        String range = "org.apache.kafka.clients.consumer.RangeAssignor";
+        CLUSTER.createTopic(topic, PARTITIONS, Map.of());
+        Map<String, String> sessionOf10s = Map.of("session.timeout.ms", "10000");
+        Member a = new Member(group, topic, "static-a", range, instance("static-a", sessionOf10s));
+        Member b = new Member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
+        Conditions.waitUntil(() -> a.assigned.size() == 3 && b.assigned.size() == 3, 30_000, "three partitions each");
+        Set<TopicPartition> bPartitions = Set.copyOf(b.assigned);
+        produce(topic, 0, 120);
+        awaitReads(120);
+        int aAssignments = a.assignments.get();
+        b.close(); // a static member does not leave the group when it closes
+
+        Member restarted = new Member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
+        Conditions.waitUntil(() -> restarted.assigned.size() == 3, 30_000, "the restarted member's partitions");
+        assertEquals(bPartitions, restarted.assigned);
+        produce(topic, 120, 120);
+        awaitReads(240);
+        assertEquals("a saw no rebalance", aAssignments, a.assignments.get());
+        assertEquals(3, a.assigned.size());
+        a.close();
+        restarted.close();
+        assertEachReadOnce(240);
+    }
+
+    private static Map<String, String> instance(String id, Map<String, String> more) {
+        Map<String, String> props = new java.util.HashMap<>(more);
+        props.put("group.instance.id", id);
+        return props;
     }
 
     @Test
