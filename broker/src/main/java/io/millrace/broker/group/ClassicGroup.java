@@ -72,15 +72,16 @@ final class ClassicGroup {
     synchronized void join(JoinGroupRequest join, String clientId, short version, long nowMs,
                            Consumer<JoinGroupResponse> answer) {
         if (state == GroupState.DEAD) {
-            answer.accept(error(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
+            answer.accept(GroupResponses.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
         } else if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
-            answer.accept(error(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
+            answer.accept(GroupResponses.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
         } else if (join.protocols().isEmpty() || !compatible(join)) {
-            answer.accept(error(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
+            answer.accept(GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
         } else if (join.groupInstanceId() != null && join.memberId().isEmpty()) {
             joinStatic(join, clientId, version, nowMs, answer);
         } else if (staticMembers.check(join.groupInstanceId(), join.memberId()) != Errors.NONE) {
-            answer.accept(error(staticMembers.check(join.groupInstanceId(), join.memberId()), join.memberId()));
+            Errors fenced = staticMembers.check(join.groupInstanceId(), join.memberId());
+            answer.accept(GroupResponses.joinError(fenced, join.memberId()));
         } else if (join.memberId().isEmpty()) {
             joinNewMember(join, clientId, version, nowMs, answer);
         } else if (pendingMembers.containsKey(join.memberId())) {
@@ -89,7 +90,7 @@ final class ClassicGroup {
         } else {
             GroupMember member = members.get(join.memberId());
             if (member == null) {
-                answer.accept(error(Errors.UNKNOWN_MEMBER_ID, join.memberId()));
+                answer.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, join.memberId()));
             } else {
                 rejoin(member, join, nowMs, answer);
             }
@@ -116,14 +117,14 @@ final class ClassicGroup {
     private void joinNewMember(JoinGroupRequest join, String clientId, short version, long nowMs,
                                Consumer<JoinGroupResponse> answer) {
         if (members.size() + pendingMembers.size() >= config.maxSize()) {
-            answer.accept(error(Errors.GROUP_MAX_SIZE_REACHED, ""));
+            answer.accept(GroupResponses.joinError(Errors.GROUP_MAX_SIZE_REACHED, ""));
             return;
         }
         String memberId = clientId + "-" + UUID.randomUUID();
         if (version >= 4) {
             // the member must come back with the id, so a client that gives up leaves no member behind
             pendingMembers.put(memberId, nowMs + join.sessionTimeoutMs());
-            answer.accept(error(Errors.MEMBER_ID_REQUIRED, memberId));
+            answer.accept(GroupResponses.joinError(Errors.MEMBER_ID_REQUIRED, memberId));
             return;
         }
         addMember(memberId, join, clientId, nowMs, answer);
@@ -132,7 +133,7 @@ final class ClassicGroup {
     /**
      * A static member joining without a member id: a new one is added (no MEMBER_ID_REQUIRED, its
      * instance id names it), and a known instance is replaced under a new member id, fencing the
-     * old one. A replaced member with unchanged protocols gets the current generation at once, so a
+     * old one. A replaced member whose protocols keep the group's gets the current generation at once, so a
      * restart within the session timeout causes no rebalance; a leader is told to skip assigning
      * (version 9), its SyncGroup then returning the assignment it had.
      */
@@ -143,7 +144,7 @@ final class ClassicGroup {
         GroupMember old = oldId == null ? null : members.get(oldId);
         if (old == null) {
             if (members.size() + pendingMembers.size() >= config.maxSize()) {
-                answer.accept(error(Errors.GROUP_MAX_SIZE_REACHED, ""));
+                answer.accept(GroupResponses.joinError(Errors.GROUP_MAX_SIZE_REACHED, ""));
                 return;
             }
             staticMembers.put(join.groupInstanceId(), newId);
@@ -151,7 +152,6 @@ final class ClassicGroup {
             return;
         }
         GroupMember replacement = new GroupMember(newId, join.groupInstanceId(), clientId, join);
-        replacement.protocols = old.protocols;
         replacement.assignment = old.assignment;
         replacement.touch(nowMs);
         fence(old);
@@ -163,34 +163,33 @@ final class ClassicGroup {
         }
         switch (state) {
             case PREPARING_REBALANCE -> {
-                replacement.update(join);
                 replacement.awaitingJoin = answer;
                 tryCompleteJoin(nowMs);
             }
             case STABLE, COMPLETING_REBALANCE -> {
-                if (replacement.sameProtocols(join)) {
+                // a fresh client's metadata differs (no owned partitions, no generation): only a
+                // change of the group's protocol calls for a rebalance, as in Kafka
+                if (chooseProtocol().equals(protocolName)) {
                     boolean leader = newId.equals(leaderId);
                     answer.accept(joinAnswer(replacement, leader, leader && state == GroupState.STABLE));
                 } else {
-                    replacement.update(join);
                     replacement.awaitingJoin = answer;
                     prepareRebalance(nowMs);
                     tryCompleteJoin(nowMs);
                 }
             }
-            default -> answer.accept(error(Errors.UNKNOWN_MEMBER_ID, ""));
+            default -> answer.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, ""));
         }
     }
 
     /** Answers whatever the replaced member still waits for with FENCED_INSTANCE_ID. */
     private static void fence(GroupMember old) {
         if (old.awaitingJoin != null) {
-            old.awaitingJoin.accept(error(Errors.FENCED_INSTANCE_ID, old.memberId));
+            old.awaitingJoin.accept(GroupResponses.joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
             old.awaitingJoin = null;
         }
         if (old.awaitingSync != null) {
-            old.awaitingSync.accept(new SyncGroupResponse(0, Errors.FENCED_INSTANCE_ID.code(), null, null,
-                ByteBuffer.allocate(0)));
+            old.awaitingSync.accept(GroupResponses.syncError(Errors.FENCED_INSTANCE_ID));
             old.awaitingSync = null;
         }
     }
@@ -228,14 +227,14 @@ final class ClassicGroup {
                     tryCompleteJoin(nowMs);
                 }
             }
-            default -> answer.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            default -> answer.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
     }
 
     private static void replaceJoinAnswer(GroupMember member, Consumer<JoinGroupResponse> answer) {
         if (member.awaitingJoin != null && member.awaitingJoin != answer) {
             // the client gave up on its earlier request; Kafka answers the older one with an error
-            member.awaitingJoin.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            member.awaitingJoin.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
         member.awaitingJoin = answer;
     }
@@ -311,10 +310,6 @@ final class ClassicGroup {
             skipAssignment, member.memberId, list);
     }
 
-    private static JoinGroupResponse error(Errors error, String memberId) {
-        return new JoinGroupResponse(0, error.code(), -1, null, "", "", false, memberId == null ? "" : memberId, List.of());
-    }
-
     /** Handles a SyncGroup; {@code answer} is called now or when the leader's assignments arrive. */
     synchronized void sync(SyncGroupRequest sync, long nowMs, Consumer<SyncGroupResponse> answer) {
         GroupMember member = members.get(sync.memberId());
@@ -325,7 +320,7 @@ final class ClassicGroup {
             error = Errors.INCONSISTENT_GROUP_PROTOCOL;
         }
         if (error != Errors.NONE) {
-            answer.accept(new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0)));
+            answer.accept(GroupResponses.syncError(error));
             return;
         }
         member.touch(nowMs);
@@ -338,7 +333,7 @@ final class ClassicGroup {
             for (SyncGroupRequest.Assignment a : sync.assignments()) {
                 GroupMember target = members.get(a.memberId());
                 if (target != null) {
-                    target.assignment = copy(a.assignment());
+                    target.assignment = GroupResponses.copy(a.assignment());
                 }
             }
             state = GroupState.STABLE;
@@ -353,19 +348,12 @@ final class ClassicGroup {
             && (sync.protocolName() == null || sync.protocolName().equals(protocolName));
     }
 
-    /** The assignment outlives the request buffer it was parsed from. */
-    private static ByteBuffer copy(ByteBuffer source) {
-        ByteBuffer copy = ByteBuffer.allocate(source.remaining());
-        copy.put(source.duplicate()).flip();
-        return copy;
-    }
-
     private void answerSync(GroupMember member, Errors error, ByteBuffer assignment) {
         Consumer<SyncGroupResponse> answer = member.awaitingSync;
         member.awaitingSync = null;
         if (answer != null) {
             answer.accept(error == Errors.NONE ? syncAnswer(assignment)
-                : new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0)));
+                : GroupResponses.syncError(error));
         }
     }
 
@@ -423,7 +411,7 @@ final class ClassicGroup {
         members.remove(member.memberId);
         staticMembers.removeIfHeld(member.groupInstanceId, member.memberId);
         if (member.awaitingJoin != null) {
-            member.awaitingJoin.accept(error(Errors.UNKNOWN_MEMBER_ID, member.memberId));
+            member.awaitingJoin.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
         answerSync(member, Errors.UNKNOWN_MEMBER_ID, ByteBuffer.allocate(0));
         if (state == GroupState.STABLE || state == GroupState.COMPLETING_REBALANCE) {
@@ -484,7 +472,7 @@ final class ClassicGroup {
     synchronized void unload() {
         for (GroupMember m : members.values()) {
             if (m.awaitingJoin != null) {
-                m.awaitingJoin.accept(error(Errors.NOT_COORDINATOR, m.memberId));
+                m.awaitingJoin.accept(GroupResponses.joinError(Errors.NOT_COORDINATOR, m.memberId));
                 m.awaitingJoin = null;
             }
             answerSync(m, Errors.NOT_COORDINATOR, ByteBuffer.allocate(0));

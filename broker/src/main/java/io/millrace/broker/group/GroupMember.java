@@ -34,7 +34,9 @@ final class GroupMember {
     void update(JoinGroupRequest join) {
         this.sessionTimeoutMs = join.sessionTimeoutMs();
         this.rebalanceTimeoutMs = join.effectiveRebalanceTimeoutMs();
-        this.protocols = join.protocols();
+        // the metadata are slices of the request's network buffer, reused once the request is handled
+        this.protocols = join.protocols().stream()
+            .map(p -> new JoinGroupRequest.Protocol(p.name(), GroupResponses.copy(p.metadata()))).toList();
     }
 
     void touch(long nowMs) {

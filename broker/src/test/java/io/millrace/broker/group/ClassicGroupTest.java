@@ -241,8 +241,13 @@ public class ClassicGroupTest {
     }
 
     private Answer<JoinGroupResponse> joinStatic(String instanceId, String memberId) {
+        return joinStatic(instanceId, memberId, instanceId);
+    }
+
+    /** A static join whose protocol metadata is made from {@code metadataSeed}. */
+    private Answer<JoinGroupResponse> joinStatic(String instanceId, String memberId, String metadataSeed) {
         Answer<JoinGroupResponse> answer = new Answer<>();
-        JoinGroupRequest plain = joinRequest(instanceId);
+        JoinGroupRequest plain = joinRequest(metadataSeed);
         group.join(new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, memberId, instanceId, "consumer", plain.protocols(),
             null), "client", VERSION, now, answer::accept);
         return answer;
@@ -260,8 +265,9 @@ public class ClassicGroupTest {
         sync(aAgain.memberId(), 2, assign(aAgain.memberId(), "p0"), assign(b.memberId(), "p1"));
         assertEquals("p1", text(sync(b.memberId(), 2).only().assignment()));
 
-        // b restarts: a new member id, the same generation, its old assignment, no rebalance
-        JoinGroupResponse restarted = joinStatic("instance-b", "").only();
+        // b restarts: a new member id, the same generation, its old assignment, no rebalance, even
+        // though a fresh client's subscription metadata differs
+        JoinGroupResponse restarted = joinStatic("instance-b", "", "fresh-client").only();
         assertEquals(Errors.NONE, restarted.error());
         assertEquals(2, restarted.generationId());
         assertTrue(!restarted.memberId().equals(b.memberId()));
@@ -283,5 +289,19 @@ public class ClassicGroupTest {
         // a static member leaving by instance id starts a rebalance
         assertEquals(Errors.NONE, group.leave("", "instance-b", now));
         assertEquals(GroupState.PREPARING_REBALANCE, group.state());
+    }
+
+    @Test
+    public void membersMetadataOutlivesTheRequestBufferItWasParsedFrom() {
+        String a = stableLeader();
+        String b = newMemberId();
+        byte[] network = "b-subscription".getBytes(StandardCharsets.UTF_8);
+        JoinGroupRequest join = new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, b, null, "consumer",
+            List.of(new JoinGroupRequest.Protocol("range", ByteBuffer.wrap(network))), null);
+        group.join(join, "client", VERSION, now, response -> { });
+        java.util.Arrays.fill(network, (byte) 0); // the network buffer is reused for the next request
+        JoinGroupResponse leader = join(a).only();
+        assertEquals(b, leader.members().get(1).memberId());
+        assertEquals("b-subscription", text(leader.members().get(1).metadata()));
     }
 }

@@ -1,0 +1,30 @@
+package io.millrace.broker.group;
+
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.JoinGroupResponse;
+import io.millrace.common.protocol.message.SyncGroupResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/** The error answers of JoinGroup and SyncGroup, written valid at every version. */
+final class GroupResponses {
+
+    private GroupResponses() {
+    }
+
+    /** Protocol name "" rather than null: versions before 7 cannot write a null one. */
+    static JoinGroupResponse joinError(Errors error, String memberId) {
+        return new JoinGroupResponse(0, error.code(), -1, null, "", "", false, memberId == null ? "" : memberId, List.of());
+    }
+
+    static SyncGroupResponse syncError(Errors error) {
+        return new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0));
+    }
+
+    /** A copy that outlives the request buffer {@code source} was parsed from. */
+    static ByteBuffer copy(ByteBuffer source) {
+        ByteBuffer copy = ByteBuffer.allocate(source.remaining());
+        copy.put(source.duplicate()).flip();
+        return copy;
+    }
+}
