@@ -19,8 +19,8 @@ import org.apache.kafka.common.Uuid;
 
 /**
  * One Apache Kafka node (KRaft: broker and controller in one), in a JVM of its own started from the
- * test's classpath: Kafka's consumer commits through a group coordinator, which Millrace's broker does
- * not have. Group joins are not delayed, and the internal topics have one replica and one partition,
+ * test's classpath, so that the interceptors are proven against Kafka's own group coordinator too (Millrace's
+ * coordinator is tested in the broker module with the same clients). Group joins are not delayed, and the internal topics have one replica and one partition,
  * so that a test's group is ready in a second. Its data and log live under the given directory.
  */
 final class KafkaNode implements AutoCloseable {
