@@ -16,10 +16,12 @@ import io.millrace.broker.log.LogManager;
 import io.millrace.broker.network.Endpoint;
 import io.millrace.broker.network.MetricsRegistry;
 import io.millrace.broker.network.NetworkServer;
+import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.utils.Time;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -78,24 +80,28 @@ public final class Broker implements AutoCloseable {
 
     private RequestDispatcher dispatcher(Time time, BrokerTopicMetrics topicMetrics) {
         LocalPartitions partitions = new LocalPartitions(config.brokerId(), logManager);
-        RequestDispatcher.ApiHandlers handlers = new RequestDispatcher.ApiHandlers(
-            new ApiVersionsHandler(),
-            new MetadataHandler(cluster, config),
-            new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics),
-            new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics),
-            new ListOffsetsHandler(cluster.metadata(), partitions),
-            new CreateTopicsHandler(cluster, config),
-            new DeleteTopicsHandler(cluster),
-            new InitProducerIdHandler(producerIds),
-            new DescribeConfigsHandler(cluster.metadata(), config.log()),
-            new FindCoordinatorHandler(groups),
-            new JoinGroupHandler(groups),
-            new SyncGroupHandler(groups),
-            new HeartbeatHandler(groups),
-            new LeaveGroupHandler(groups),
-            new OffsetCommitHandler(groups, cluster.metadata()),
-            new OffsetFetchHandler(groups));
+        EnumMap<ApiKey, ApiHandler> handlers = new EnumMap<>(ApiKey.class);
+        handlers.put(ApiKey.API_VERSIONS, new ApiVersionsHandler());
+        handlers.put(ApiKey.METADATA, new MetadataHandler(cluster, config));
+        handlers.put(ApiKey.PRODUCE, new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics));
+        handlers.put(ApiKey.FETCH, new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics));
+        handlers.put(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(cluster.metadata(), partitions));
+        handlers.put(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(cluster, config));
+        handlers.put(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(cluster));
+        handlers.put(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds));
+        handlers.put(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(cluster.metadata(), config.log()));
+        putGroupHandlers(handlers);
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
+    }
+
+    private void putGroupHandlers(EnumMap<ApiKey, ApiHandler> handlers) {
+        handlers.put(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(groups));
+        handlers.put(ApiKey.JOIN_GROUP, new JoinGroupHandler(groups));
+        handlers.put(ApiKey.SYNC_GROUP, new SyncGroupHandler(groups));
+        handlers.put(ApiKey.HEARTBEAT, new HeartbeatHandler(groups));
+        handlers.put(ApiKey.LEAVE_GROUP, new LeaveGroupHandler(groups));
+        handlers.put(ApiKey.OFFSET_COMMIT, new OffsetCommitHandler(groups, cluster.metadata()));
+        handlers.put(ApiKey.OFFSET_FETCH, new OffsetFetchHandler(groups));
     }
 
     /** Starts the broker; on failure, stops what was started and rethrows. */

@@ -11,12 +11,14 @@ import io.millrace.common.protocol.message.ApiVersionsResponse;
 import io.millrace.common.utils.Time;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The broker's {@link RequestHandler}: parses the request header and body and hands the request to
- * the handler of its API (one switch, {@link #route}). What it answers before any handler runs:
+ * the handler of its API (one per advertised API, checked when the dispatcher is built). What it answers before any handler runs:
  * <ul>
  *   <li>an ApiVersions request of a version it does not know: UNSUPPORTED_VERSION with the supported
  *       ranges, written at version 0, so the client retries with a version from the list;</li>
@@ -29,20 +31,18 @@ public final class RequestDispatcher implements RequestHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
 
-    private final ApiHandlers handlers;
+    private final EnumMap<ApiKey, ApiHandler> handlers;
     private final RequestMetrics metrics;
     private final Time time;
 
-    /** One handler per API. */
-    public record ApiHandlers(ApiHandler apiVersions, ApiHandler metadata, ApiHandler produce, ApiHandler fetch,
-                              ApiHandler listOffsets, ApiHandler createTopics, ApiHandler deleteTopics,
-                              ApiHandler initProducerId, ApiHandler describeConfigs, ApiHandler findCoordinator,
-                              ApiHandler joinGroup, ApiHandler syncGroup, ApiHandler heartbeat, ApiHandler leaveGroup,
-                              ApiHandler offsetCommit, ApiHandler offsetFetch) {
-    }
-
-    RequestDispatcher(ApiHandlers handlers, RequestMetrics metrics, Time time) {
-        this.handlers = handlers;
+    RequestDispatcher(Map<ApiKey, ApiHandler> handlers, RequestMetrics metrics, Time time) {
+        for (ApiKey api : ApiKey.values()) {
+            if (api.advertised() != handlers.containsKey(api)) {
+                throw new IllegalArgumentException(api + (api.advertised() ? " is advertised but has no handler"
+                    : " has a handler but is not advertised"));
+            }
+        }
+        this.handlers = new EnumMap<>(handlers);
         this.metrics = metrics;
         this.time = time;
     }
@@ -113,28 +113,8 @@ public final class RequestDispatcher implements RequestHandler {
         }
     }
 
-    /** The dispatch switch: one handler per API. */
     private void route(Request request) {
-        ApiHandler handler = switch (request.api()) {
-            case API_VERSIONS -> handlers.apiVersions();
-            case METADATA -> handlers.metadata();
-            case PRODUCE -> handlers.produce();
-            case FETCH -> handlers.fetch();
-            case LIST_OFFSETS -> handlers.listOffsets();
-            case CREATE_TOPICS -> handlers.createTopics();
-            case DELETE_TOPICS -> handlers.deleteTopics();
-            case INIT_PRODUCER_ID -> handlers.initProducerId();
-            case DESCRIBE_CONFIGS -> handlers.describeConfigs();
-            case FIND_COORDINATOR -> handlers.findCoordinator();
-            case JOIN_GROUP -> handlers.joinGroup();
-            case SYNC_GROUP -> handlers.syncGroup();
-            case HEARTBEAT -> handlers.heartbeat();
-            case LEAVE_GROUP -> handlers.leaveGroup();
-            case OFFSET_COMMIT -> handlers.offsetCommit();
-            case OFFSET_FETCH -> handlers.offsetFetch();
-            default -> throw new IllegalStateException(request.api() + " is not advertised, so handle() refuses it");
-        };
-        handler.handle(request);
+        handlers.get(request.api()).handle(request);
     }
 
     private void completed(Request request) {
