@@ -1,10 +1,79 @@
 package io.millrace.broker.group;
 
-/**
- * The coordinator's limits, Kafka's {@code group.min.session.timeout.ms},
- * {@code group.max.session.timeout.ms} and {@code group.max.size}.
- */
-public record GroupConfig(int minSessionTimeoutMs, int maxSessionTimeoutMs, int maxSize) {
+import io.millrace.common.config.AbstractConfig;
+import io.millrace.common.config.ConfigDef;
+import io.millrace.common.config.ConfigDef.Importance;
+import io.millrace.common.config.ConfigDef.Range;
+import io.millrace.common.config.ConfigDef.Type;
+import java.util.Map;
 
-    public static final GroupConfig DEFAULT = new GroupConfig(6_000, 1_800_000, Integer.MAX_VALUE);
+/**
+ * The group coordinator's settings, under Kafka's names and with Kafka's defaults, parsed from the
+ * broker's properties.
+ */
+public final class GroupConfig extends AbstractConfig {
+
+    public static final String GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG = "group.min.session.timeout.ms";
+    private static final String GROUP_MIN_SESSION_TIMEOUT_MS_DOC = "The shortest session.timeout.ms a member may ask "
+        + "for; a JoinGroup asking for less gets INVALID_SESSION_TIMEOUT. Shorter sessions find dead members sooner "
+        + "at the cost of more heartbeats.";
+
+    public static final String GROUP_MAX_SESSION_TIMEOUT_MS_CONFIG = "group.max.session.timeout.ms";
+    private static final String GROUP_MAX_SESSION_TIMEOUT_MS_DOC = "The longest session.timeout.ms a member may ask "
+        + "for; a JoinGroup asking for more gets INVALID_SESSION_TIMEOUT.";
+
+    public static final String GROUP_MAX_SIZE_CONFIG = "group.max.size";
+    private static final String GROUP_MAX_SIZE_DOC = "The most members one group may hold, counting those that have "
+        + "asked for a member id and not yet joined with it. A join beyond it gets GROUP_MAX_SIZE_REACHED, which "
+        + "bounds the memory a storm of joining clients can take.";
+
+    public static final String OFFSETS_RETENTION_MINUTES_CONFIG = "offsets.retention.minutes";
+    private static final String OFFSETS_RETENTION_MINUTES_DOC = "How long the committed offsets of a Kafka-protocol "
+        + "group are kept once the group has no members (counted from when it became empty, or from the last commit "
+        + "of a group that never had members, such as a consumer that only assigns partitions). Offsets of a group "
+        + "with members never expire.";
+
+    public static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG = "offsets.retention.check.interval.ms";
+    private static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC = "How often the coordinator looks for "
+        + "expired offsets of the groups it coordinates.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+        .define(GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 6_000, Range.atLeast(1), Importance.MEDIUM,
+            GROUP_MIN_SESSION_TIMEOUT_MS_DOC)
+        .define(GROUP_MAX_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 1_800_000, Range.atLeast(1), Importance.MEDIUM,
+            GROUP_MAX_SESSION_TIMEOUT_MS_DOC)
+        .define(GROUP_MAX_SIZE_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(1), Importance.MEDIUM,
+            GROUP_MAX_SIZE_DOC)
+        .define(OFFSETS_RETENTION_MINUTES_CONFIG, Type.INT, 7 * 24 * 60, Range.atLeast(1), Importance.HIGH,
+            OFFSETS_RETENTION_MINUTES_DOC)
+        .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.HIGH,
+            OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC);
+
+    /** Every setting at its default. */
+    public static final GroupConfig DEFAULT = new GroupConfig(Map.of());
+
+    /** Parses and validates the settings; throws ConfigException naming the first bad one. */
+    public GroupConfig(Map<?, ?> props) {
+        super(CONFIG, props);
+    }
+
+    public int minSessionTimeoutMs() {
+        return getInt(GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG);
+    }
+
+    public int maxSessionTimeoutMs() {
+        return getInt(GROUP_MAX_SESSION_TIMEOUT_MS_CONFIG);
+    }
+
+    public int maxSize() {
+        return getInt(GROUP_MAX_SIZE_CONFIG);
+    }
+
+    public long offsetsRetentionMs() {
+        return getInt(OFFSETS_RETENTION_MINUTES_CONFIG) * 60_000L;
+    }
+
+    public long offsetsRetentionCheckIntervalMs() {
+        return getLong(OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG);
+    }
 }

@@ -3,7 +3,6 @@ package io.millrace.broker.server;
 import io.millrace.broker.cluster.MetadataListener;
 import io.millrace.broker.cluster.ZkCluster;
 import io.millrace.broker.group.FindCoordinatorHandler;
-import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.group.GroupCoordinator;
 import io.millrace.broker.group.HeartbeatHandler;
 import io.millrace.broker.group.JoinGroupHandler;
@@ -70,7 +69,7 @@ public final class Broker implements AutoCloseable {
         this.purgatory = new FetchPurgatory("millrace-broker-" + id, config.fetchMaxWaitCapMs());
         this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
             "millrace-broker-" + id + "-producer-ids");
-        this.groups = new GroupCoordinator(id, cluster.metadata(), cluster.curator(), GroupConfig.DEFAULT, time);
+        this.groups = new GroupCoordinator(id, cluster.metadata(), cluster.curator(), config.group(), time);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);

@@ -1,6 +1,7 @@
 package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.ClusterConfig;
+import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.common.config.AbstractConfig;
@@ -55,7 +56,7 @@ public final class BrokerConfig extends AbstractConfig {
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
-        LogConfig.BROKER_CONFIG);
+        LogConfig.BROKER_CONFIG, GroupConfig.CONFIG);
 
     /** Values for the required settings in the generated file, so that it starts a one-machine broker as it is. */
     private static final Map<String, String> STARTER_VALUES = Map.of(
@@ -65,6 +66,7 @@ public final class BrokerConfig extends AbstractConfig {
     private final NetworkConfig network;
     private final ClusterConfig cluster;
     private final LogConfig log;
+    private final GroupConfig group;
 
     /** Parses and validates every layer's settings; throws ConfigException naming the first bad one. */
     public BrokerConfig(Map<?, ?> props) {
@@ -72,6 +74,7 @@ public final class BrokerConfig extends AbstractConfig {
         this.cluster = new ClusterConfig(props);
         this.network = new NetworkConfig(props);
         this.log = new LogConfig(props);
+        this.group = new GroupConfig(props);
     }
 
     public int brokerId() {
@@ -108,6 +111,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public LogConfig log() {
         return log;
+    }
+
+    public GroupConfig group() {
+        return group;
     }
 
     /** {@code config/broker.properties}: every broker setting, documented, at its default. */

@@ -1,6 +1,7 @@
 package io.millrace.broker.tools;
 
 import io.millrace.broker.cluster.ClusterConfig;
+import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.broker.server.BrokerConfig;
@@ -28,6 +29,7 @@ public final class ConfigDocs {
         sections.put("Broker: network (listeners, threads, request limits)", NetworkConfig.CONFIG);
         sections.put("Broker: cluster membership and ZooKeeper", ClusterConfig.CONFIG_DEF);
         sections.put("Broker: log storage (`log.*`, broker-wide defaults)", LogConfig.BROKER_CONFIG);
+        sections.put("Broker: group coordinator (Kafka-protocol consumer groups)", GroupConfig.CONFIG);
         sections.put("Topic-level overrides (CreateTopics configs, `/millrace/config/topics`)", LogConfig.TOPIC_CONFIG);
         return sections;
     }
