@@ -42,6 +42,8 @@ final class ClassicGroup {
     private String protocolName;
     private String leaderId;
     private long rebalanceDeadlineMs;
+    /** The host of the JoinGroup being handled, under the lock; given to the member it adds. */
+    private String joiningHost = "";
 
     ClassicGroup(String groupId, GroupConfig config) {
         this.groupId = groupId;
@@ -71,6 +73,13 @@ final class ClassicGroup {
     /** Handles a JoinGroup; {@code answer} is called now or when the rebalance completes. */
     synchronized void join(JoinGroupRequest join, String clientId, short version, long nowMs,
                            Consumer<JoinGroupResponse> answer) {
+        join(join, clientId, "", version, nowMs, answer);
+    }
+
+    /** As above, {@code clientHost} being what DescribeGroups reports of the member ("/127.0.0.1"). */
+    synchronized void join(JoinGroupRequest join, String clientId, String clientHost, short version, long nowMs,
+                           Consumer<JoinGroupResponse> answer) {
+        joiningHost = clientHost;
         if (state == GroupState.DEAD) {
             answer.accept(GroupResponses.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
         } else if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
@@ -152,6 +161,7 @@ final class ClassicGroup {
             return;
         }
         GroupMember replacement = new GroupMember(newId, join.groupInstanceId(), clientId, join);
+        replacement.clientHost = joiningHost;
         replacement.assignment = old.assignment;
         replacement.touch(nowMs);
         fence(old);
@@ -200,6 +210,7 @@ final class ClassicGroup {
             protocolType = join.protocolType();
         }
         GroupMember member = new GroupMember(memberId, join.groupInstanceId(), clientId, join);
+        member.clientHost = joiningHost;
         member.awaitingJoin = answer;
         member.touch(nowMs);
         members.put(memberId, member);
@@ -481,6 +492,36 @@ final class ClassicGroup {
         pendingMembers.clear();
         staticMembers.clear();
         state = GroupState.DEAD;
+    }
+
+    /** Whether the group has neither members nor members waiting to join with the id they were given. */
+    synchronized boolean isIdle() {
+        return members.isEmpty() && pendingMembers.isEmpty();
+    }
+
+    /**
+     * What DescribeGroups reports, copied under the lock. As in Kafka, members' metadata and
+     * assignments and the protocol name are given only while the group is Stable.
+     */
+    synchronized GroupDescription describe() {
+        boolean stable = state == GroupState.STABLE;
+        List<GroupDescription.Member> list = new ArrayList<>();
+        for (GroupMember m : members.values()) {
+            list.add(new GroupDescription.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
+                stable ? m.metadataFor(protocolName).duplicate() : ByteBuffer.allocate(0),
+                stable ? m.assignment.duplicate() : ByteBuffer.allocate(0)));
+        }
+        return new GroupDescription(groupId, state, protocolType == null ? "" : protocolType,
+            stable ? protocolName : "", list);
+    }
+
+    /** Every member's metadata for every protocol it offers: what its subscription can be read from. */
+    synchronized List<ByteBuffer> memberMetadata() {
+        List<ByteBuffer> all = new ArrayList<>();
+        for (GroupMember m : members.values()) {
+            m.protocols.forEach(p -> all.add(p.metadata().duplicate()));
+        }
+        return all;
     }
 
     /**

@@ -13,6 +13,8 @@ final class GroupMember {
     final String memberId;
     final String groupInstanceId;
     final String clientId;
+    /** Where the member's last JoinGroup came from, as Kafka shows it ("/127.0.0.1"). */
+    String clientHost = "";
     int sessionTimeoutMs;
     int rebalanceTimeoutMs;
     List<JoinGroupRequest.Protocol> protocols;
