@@ -434,21 +434,25 @@ final class ClassicGroup {
     /**
      * Whether a commit from {@code memberId} at {@code generation} may be written: a member of the
      * current generation (also while a rebalance is being prepared, so it can commit before
-     * rejoining), or a consumer outside the group (generation -1) while the group is empty.
+     * rejoining), or a consumer outside the group (generation -1) while the group is empty. The
+     * member and its generation are checked before the state, as Kafka does, so a stranger or a
+     * member of an old generation is told so (and fenced) rather than asked to retry while the
+     * group completes a rebalance.
      */
     synchronized Errors checkCommit(String memberId, String instanceId, int generation, long nowMs) {
         if (generation < 0 && (state == GroupState.EMPTY || state == GroupState.DEAD)) {
             return Errors.NONE;
         }
+        GroupMember member = members.get(memberId);
+        Errors error = checkMember(member, generation, instanceId, memberId);
+        if (error != Errors.NONE) {
+            return error;
+        }
         if (state == GroupState.COMPLETING_REBALANCE) {
             return Errors.REBALANCE_IN_PROGRESS;
         }
-        GroupMember member = members.get(memberId);
-        Errors error = checkMember(member, generation, instanceId, memberId);
-        if (error == Errors.NONE) {
-            member.touch(nowMs);
-        }
-        return error;
+        member.touch(nowMs);
+        return Errors.NONE;
     }
 
     /**

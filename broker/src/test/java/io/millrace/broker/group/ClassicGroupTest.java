@@ -196,6 +196,9 @@ public class ClassicGroupTest {
             group.checkCommit(a, null, 1, now));
         join(a).only();
         assertEquals(Errors.REBALANCE_IN_PROGRESS, group.checkCommit(a, null, 2, now));
+        assertEquals("the member is checked before the state", Errors.UNKNOWN_MEMBER_ID,
+            group.checkCommit("stranger", null, 2, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, group.checkCommit(a, null, 1, now));
     }
 
     @Test
