@@ -31,6 +31,9 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsRequest.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdRequest.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
+            case CREATE_PARTITIONS -> CreatePartitionsRequest.parse(buffer, version);
+            case DELETE_RECORDS -> DeleteRecordsRequest.parse(buffer, version);
+            case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochRequest.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorRequest.parse(buffer, version);
@@ -57,6 +60,9 @@ public final class ApiMessages {
             case DELETE_TOPICS -> DeleteTopicsResponse.parse(buffer, version);
             case INIT_PRODUCER_ID -> InitProducerIdResponse.parse(buffer, version);
             case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
+            case CREATE_PARTITIONS -> CreatePartitionsResponse.parse(buffer, version);
+            case DELETE_RECORDS -> DeleteRecordsResponse.parse(buffer, version);
+            case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochResponse.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);
             case FIND_COORDINATOR -> FindCoordinatorResponse.parse(buffer, version);

@@ -82,6 +82,9 @@ public class MessageSemanticsTest {
             case DELETE_TOPICS -> Wire.kafkaWrite(KafkaSamples.deleteTopicsRequest(v), v);
             case INIT_PRODUCER_ID -> Wire.kafkaWrite(KafkaSamples.initProducerIdRequest(v), v);
             case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
+            case CREATE_PARTITIONS -> Wire.kafkaWrite(new CreatePartitionsRequestTest(v).kafkaSample(), v);
+            case DELETE_RECORDS -> Wire.kafkaWrite(new DeleteRecordsRequestTest(v).kafkaSample(), v);
+            case OFFSET_FOR_LEADER_EPOCH -> Wire.kafkaWrite(new OffsetForLeaderEpochRequestTest(v).kafkaSample(), v);
             case OFFSET_COMMIT -> Wire.kafkaWrite(GroupSamples.offsetCommitRequest(v), v);
             case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
             case FIND_COORDINATOR -> Wire.kafkaWrite(GroupSamples.findCoordinatorRequest(v), v);
