@@ -48,7 +48,11 @@ public enum ApiKey {
     DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5, false),
     LIST_GROUPS(16, "ListGroups", 0, 5, 3, false),
     DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2, false),
-    OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE, false);   // never flexible
+    OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE, false),   // never flexible
+    // parsed, not yet advertised: the configuration admin APIs' handlers are still to come
+    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, false),
+    INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1, false),
+    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0, false);
 
     private static final ApiKey[] BY_ID = new ApiKey[64];
 
