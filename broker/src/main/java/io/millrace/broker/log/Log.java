@@ -90,7 +90,7 @@ public final class Log implements Closeable {
      * every batch of every segment on the way in.
      */
     public static Log open(Path dir, LogConfig config, Time time) {
-        return open(dir, config, LogContext.standalone(time), 0L, false, true);
+        return open(dir, config, LogContext.standalone(time), 0L, false, true, 0L);
     }
 
     /**
@@ -99,14 +99,24 @@ public final class Log implements Closeable {
      * {@code recoveryPoint} on is recovered, and the log cut at the first damaged batch.
      */
     public static Log open(Path dir, LogConfig config, LogContext context, long recoveryPoint, boolean hadCleanShutdown) {
-        return open(dir, config, context, recoveryPoint, hadCleanShutdown, false);
+        return open(dir, config, context, recoveryPoint, hadCleanShutdown, 0L);
+    }
+
+    /**
+     * As above, with the log start offset last checkpointed ({@link #deleteRecordsBefore} may have
+     * moved it inside a segment); the log starts at the later of it and the first segment's base
+     * offset, and never beyond its end.
+     */
+    public static Log open(Path dir, LogConfig config, LogContext context, long recoveryPoint, boolean hadCleanShutdown,
+                           long logStartOffset) {
+        return open(dir, config, context, recoveryPoint, hadCleanShutdown, false, logStartOffset);
     }
 
     private static Log open(Path dir, LogConfig config, LogContext context, long recoveryPoint, boolean hadCleanShutdown,
-                            boolean ownsFlusher) {
+                            boolean ownsFlusher, long logStartOffset) {
         Log log = new Log(dir, config, context, ownsFlusher);
         try {
-            log.load(recoveryPoint, hadCleanShutdown);
+            log.load(recoveryPoint, hadCleanShutdown, logStartOffset);
             return log;
         } catch (IOException e) {
             throw log.offline("load", e);
@@ -115,17 +125,26 @@ public final class Log implements Closeable {
 
     // ---- loading ----------------------------------------------------------------------------
 
-    private void load(long checkpointedRecoveryPoint, boolean hadCleanShutdown) throws IOException {
+    private void load(long checkpointedRecoveryPoint, boolean hadCleanShutdown, long checkpointedStart) throws IOException {
         OptionalLong unflushedFrom = hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint);
         segments.putAll(LogLoader.load(dir, config, context, unflushedFrom));
         LogSegment active = segments.lastEntry().getValue();
         long endOffset = active.readNextOffset();
         end = new LogEnd(endOffset, active, active.size());
-        logStartOffset = segments.firstKey();
+        logStartOffset = startOffset(checkpointedStart, endOffset);
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         recoveryPoint = endOffset;
         lastFlushMs = context.time().milliseconds();
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
+    }
+
+    private long startOffset(long checkpointed, long endOffset) {
+        if (checkpointed > endOffset) {
+            // The records below the checkpointed start were lost with a crash after they were deleted.
+            LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts at its end", dir, endOffset,
+                checkpointed);
+        }
+        return Math.max(segments.firstKey(), Math.min(checkpointed, endOffset));
     }
 
     // ---- append -----------------------------------------------------------------------------
@@ -355,10 +374,24 @@ public final class Log implements Closeable {
         return retention.deleteOldSegments();
     }
 
-    /** Drops the oldest segment from the log (retention): the log now starts at the next one. */
+    /**
+     * Moves the log start offset forward to {@code offset} (Kafka's DeleteRecords): reads and
+     * ListOffsets -2 start there, a fetch below it is out of range, and the segments wholly below
+     * it are deleted (their files after {@code file.delete.delay.ms}). An offset at or below the
+     * current start changes nothing. The start offset is not made durable here: the
+     * {@link LogManager} checkpoints it ({@link LogManager#deleteRecords}).
+     *
+     * @return the log start offset afterwards, Kafka's low watermark
+     * @throws OffsetOutOfRangeException {@code offset} is negative or beyond the log end offset
+     */
+    public long deleteRecordsBefore(long offset) {
+        return retention.deleteRecordsBefore(offset);
+    }
+
+    /** Drops the oldest segment from the log (retention): the log now starts at the next one at the earliest. */
     void removeOldest(LogSegment segment) throws IOException {
         segments.remove(segment.baseOffset());
-        logStartOffset = segments.firstKey();
+        logStartOffset = Math.max(logStartOffset, segments.firstKey());
         segment.renameToDeleted();
         dirDirty = true;
     }
@@ -387,7 +420,10 @@ public final class Log implements Closeable {
         this.config = newConfig;
     }
 
-    /** The first offset the log holds; retention moves it forward a segment at a time. */
+    /**
+     * The first offset the log serves; retention moves it forward a segment at a time,
+     * {@link #deleteRecordsBefore} to any offset up to the end.
+     */
     public long logStartOffset() {
         return logStartOffset;
     }
@@ -439,6 +475,17 @@ public final class Log implements Closeable {
     /** The segments whose base offset is below {@code offset}, ascending (a live view). */
     Collection<LogSegment> segmentsBelow(long offset) {
         return segments.headMap(offset).values();
+    }
+
+    /** Moves the log start offset; called with both locks held. */
+    void advanceLogStartOffset(long offset) {
+        logStartOffset = offset;
+    }
+
+    /** The base offset of the segment that holds {@code offset}. */
+    long segmentBaseFor(long offset) {
+        Long base = segments.floorKey(offset);
+        return base == null ? segments.firstKey() : base;
     }
 
     /** The lock appends take; retention and the max-timestamp lookup take it to see a stable set of segments. */

@@ -39,6 +39,8 @@ public final class LogFileNames {
     public static final String DELETE_DIR_SUFFIX = "-delete";
 
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
+    /** Each partition's log start offset, which DeleteRecords may move inside a segment. */
+    public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     public static final String CLEAN_SHUTDOWN_MARKER = ".millrace_cleanshutdown";
     public static final String LOCK_FILE = ".lock";
 

@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * holds a clean-shutdown marker) and starts the background work: retention every
  * {@code log.retention.check.interval.ms}, the {@code flush.ms} check every
  * {@code log.flush.scheduler.interval.ms}, and the recovery-point checkpoint every
- * {@code log.flush.offset.checkpoint.interval.ms}. {@link #shutdown()} flushes and closes every
- * log, writes the checkpoints and then the clean-shutdown markers.
+ * {@code log.flush.offset.checkpoint.interval.ms}, with the log start offsets. {@link #shutdown()}
+ * flushes and closes every log, writes the checkpoints and then the clean-shutdown markers.
+ * {@link #deleteRecords} writes the log start offsets at once, so that a deletion that was
+ * answered survives a crash.
  *
  * <p>A directory that fails an I/O operation goes offline ({@link LogDirFailureChannel}): its
  * partitions throw {@link KafkaStorageException}, it gets no new partitions and no clean-shutdown
@@ -56,6 +58,8 @@ public final class LogManager implements Closeable {
     private final LogDirLocks dirLocks = new LogDirLocks();
     private final Object createLock = new Object();
     private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
+    /** One per directory, so that concurrent writers of a directory's file take turns. */
+    private final ConcurrentHashMap<Path, OffsetCheckpointFile> startOffsetFiles = new ConcurrentHashMap<>();
     private volatile boolean started;
     private volatile boolean shutDown;
 
@@ -123,9 +127,10 @@ public final class LogManager implements Closeable {
             Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
             boolean clean = Files.exists(marker);
             Map<TopicPartition, Long> recoveryPoints = checkpointFile(dir).read();
+            Map<TopicPartition, Long> startOffsets = startOffsetFile(dir).read();
             LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
             for (Path partitionDir : partitionDirs(dir)) {
-                loadLog(partitionDir, recoveryPoints, clean);
+                loadLog(partitionDir, recoveryPoints, startOffsets, clean);
             }
             if (clean) {
                 // From here on a crash must be seen as unclean; make the marker's removal durable.
@@ -154,7 +159,8 @@ public final class LogManager implements Closeable {
         return partitionDirs;
     }
 
-    private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, boolean clean) {
+    private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets,
+                         boolean clean) {
         TopicPartition tp;
         try {
             tp = LogFileNames.parsePartitionDirName(partitionDir.getFileName().toString());
@@ -162,7 +168,8 @@ public final class LogManager implements Closeable {
             LOG.warn("Skipping {}: {}", partitionDir, e.getMessage());
             return;
         }
-        Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean);
+        Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean,
+            startOffsets.getOrDefault(tp, 0L));
         Log previous;
         synchronized (createLock) {
             previous = logs.putIfAbsent(tp, log);
@@ -233,6 +240,7 @@ public final class LogManager implements Closeable {
     private void writeCheckpointAndMarker(Path dir) {
         try {
             checkpointFile(dir).write(recoveryPointsIn(dir));
+            writeStartOffsets(dir);
             Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
             Files.deleteIfExists(marker);
             Files.createFile(marker);
@@ -420,25 +428,65 @@ public final class LogManager implements Closeable {
         }
     }
 
-    /** Writes every healthy directory's recovery-point checkpoint. */
+    /** Writes every healthy directory's recovery-point and log-start-offset checkpoints. */
     public void checkpointRecoveryPoints() {
         for (Path dir : liveLogDirs()) {
             try {
                 checkpointFile(dir).write(recoveryPointsIn(dir));
+                writeStartOffsets(dir);
             } catch (IOException e) {
-                failureChannel.markOffline(dir, "Failed to write " + LogFileNames.RECOVERY_POINT_CHECKPOINT, e);
+                failureChannel.markOffline(dir, "Failed to write the offset checkpoints of " + dir, e);
             }
         }
     }
 
+    /**
+     * Deletes the records of {@code log} below {@code offset} ({@link Log#deleteRecordsBefore}) and,
+     * if its start moved, writes its directory's log-start-offset checkpoint before returning, so
+     * that the deletion survives a restart. Blocks for that file's fsyncs.
+     *
+     * @return the log start offset afterwards
+     * @throws io.millrace.common.errors.OffsetOutOfRangeException {@code offset} is negative or beyond the end
+     * @throws KafkaStorageException the log is offline, or the checkpoint could not be written
+     */
+    public long deleteRecords(Log log, long offset) {
+        long before = log.logStartOffset();
+        long after = log.deleteRecordsBefore(offset);
+        if (after != before) {
+            try {
+                writeStartOffsets(log.logDir());
+            } catch (IOException e) {
+                failureChannel.markOffline(log.logDir(), "Failed to write " + LogFileNames.LOG_START_OFFSET_CHECKPOINT, e);
+                throw new KafkaStorageException("Could not checkpoint the log start offset of " + log.topicPartition(), e);
+            }
+        }
+        return after;
+    }
+
+    private void writeStartOffsets(Path dir) throws IOException {
+        OffsetCheckpointFile file = startOffsetFile(dir);
+        // Read the offsets under the file's lock, so that the last writer writes the latest offsets.
+        synchronized (file) {
+            file.write(offsetsIn(dir, Log::logStartOffset));
+        }
+    }
+
     private Map<TopicPartition, Long> recoveryPointsIn(Path dir) {
+        return offsetsIn(dir, Log::recoveryPoint);
+    }
+
+    private Map<TopicPartition, Long> offsetsIn(Path dir, java.util.function.ToLongFunction<Log> offset) {
         Map<TopicPartition, Long> points = new HashMap<>();
         for (Log log : logs.values()) {
             if (log.logDir().equals(dir)) {
-                points.put(log.topicPartition(), log.recoveryPoint());
+                points.put(log.topicPartition(), offset.applyAsLong(log));
             }
         }
         return points;
+    }
+
+    private OffsetCheckpointFile startOffsetFile(Path dir) {
+        return startOffsetFiles.computeIfAbsent(dir, d -> new OffsetCheckpointFile(d.resolve(LogFileNames.LOG_START_OFFSET_CHECKPOINT)));
     }
 
     private OffsetCheckpointFile checkpointFile(Path dir) {

@@ -39,7 +39,7 @@ final class TimestampLookup {
             try {
                 TimestampAndOffset found = segment.findOffsetByTimestamp(timestamp, end.maxPosition(segment));
                 if (found != null) {
-                    return Optional.of(found);
+                    return Optional.of(atOrAfterStart(found));
                 }
             } catch (IOException e) {
                 if (!segment.isDeleted()) {
@@ -48,6 +48,16 @@ final class TimestampLookup {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * A match below the log start offset (DeleteRecords moved it inside a segment) becomes the log
+     * start offset, with the match's timestamp: exact when timestamps grow with offsets, and never
+     * an offset the log no longer serves.
+     */
+    private TimestampAndOffset atOrAfterStart(TimestampAndOffset found) {
+        long start = log.logStartOffset();
+        return found.offset() >= start ? found : new TimestampAndOffset(found.timestamp(), start);
     }
 
     /**
@@ -83,7 +93,7 @@ final class TimestampLookup {
                 return Optional.empty();
             }
             try {
-                return Optional.ofNullable(best.findOffsetByTimestamp(max, end.maxPosition(best)));
+                return Optional.ofNullable(best.findOffsetByTimestamp(max, end.maxPosition(best))).map(this::atOrAfterStart);
             } catch (IOException e) {
                 if (!best.isDeleted()) {
                     throw log.offline("search by timestamp in", e);
