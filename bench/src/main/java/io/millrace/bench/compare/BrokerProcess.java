@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * directory; it is also run from a shutdown hook, so a failed or interrupted run leaves neither
  * behind.
  */
-abstract class BrokerProcess implements AutoCloseable {
+public abstract class BrokerProcess implements AutoCloseable {
 
     static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
@@ -146,7 +146,7 @@ abstract class BrokerProcess implements AutoCloseable {
         }
     }
 
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

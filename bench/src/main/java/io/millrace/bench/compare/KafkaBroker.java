@@ -17,18 +17,26 @@ import org.apache.kafka.common.Uuid;
  * JVM: one node in KRaft combined mode (broker and controller), a static one-voter quorum, both
  * listeners on free loopback ports, storage formatted first with {@code kafka.tools.StorageTool}.
  * Kafka's defaults otherwise, except the internal topics' replication factors (1: there is one
- * node), which no scenario uses.
+ * node), which no scenario uses, and what {@link #set} names.
  */
-final class KafkaBroker extends BrokerProcess {
+public final class KafkaBroker extends BrokerProcess {
 
     private int port;
+    /** Broker settings beyond the defaults, set before {@link #start()}. */
+    private final Map<String, String> overrides = new java.util.LinkedHashMap<>();
 
-    KafkaBroker(Path parent, Path processLog, String heap) throws IOException {
+    public KafkaBroker(Path parent, Path processLog, String heap) throws IOException {
         super("kafka", parent, processLog, heap);
     }
 
+    /** A broker setting of its own, e.g. the group coordinator's initial rebalance delay; before {@link #start()}. */
+    public KafkaBroker set(String key, String value) {
+        overrides.put(key, value);
+        return this;
+    }
+
     @Override
-    void start() throws Exception {
+    public void start() throws Exception {
         port = freePort();
         int controllerPort = freePort();
         Properties props = new Properties();
@@ -45,6 +53,7 @@ final class KafkaBroker extends BrokerProcess {
         props.setProperty("transaction.state.log.min.isr", "1");
         props.setProperty("share.coordinator.state.topic.replication.factor", "1");
         props.setProperty("share.coordinator.state.topic.min.isr", "1");
+        overrides.forEach(props::setProperty);
         Path config = home.resolve("server.properties");
         try (Writer out = Files.newBufferedWriter(config)) {
             props.store(out, "Apache Kafka broker of the Millrace broker comparison");
@@ -104,7 +113,7 @@ final class KafkaBroker extends BrokerProcess {
     }
 
     @Override
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return "127.0.0.1:" + port;
     }
 

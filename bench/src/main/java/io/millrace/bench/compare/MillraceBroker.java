@@ -5,17 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A Millrace ZooKeeper and broker in their own JVM: {@link MillraceServerMain}. */
-final class MillraceBroker extends BrokerProcess {
+public final class MillraceBroker extends BrokerProcess {
 
     private int port = -1;
     private String zookeeperConnect;
 
-    MillraceBroker(Path parent, Path processLog, String heap) throws IOException {
+    public MillraceBroker(Path parent, Path processLog, String heap) throws IOException {
         super("millrace", parent, processLog, heap);
     }
 
     @Override
-    void start() throws Exception {
+    public void start() throws Exception {
         process = builder(javaCommand(MillraceServerMain.class.getName(), home.toString())).start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (port < 0) {
@@ -37,7 +37,7 @@ final class MillraceBroker extends BrokerProcess {
     }
 
     @Override
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return "127.0.0.1:" + port;
     }
 
