@@ -4,15 +4,20 @@ import io.millrace.broker.cluster.BrokerInfo;
 import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.utils.Time;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,15 +35,23 @@ public final class GroupCoordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCoordinator.class);
 
     static final long TICK_MS = 100;
+    /** Every 50 ticks (5 s) the markers are checked against ZooKeeper. */
+    private static final int MARKER_VERIFY_TICKS = 50;
 
     private final int brokerId;
     private final MetadataCache metadata;
     private final GroupConfig config;
     private final Time time;
     private final OffsetRegistry offsets;
+    private final GroupNodes nodes;
+    private final GroupMarkers markers;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final ScheduledExecutorService registryThread;
+    /** Groups whose kafka-group node this broker has made sure of; registry thread only. */
+    private final Set<String> kafkaGroups = new HashSet<>();
+    private final AtomicBoolean reconcileQueued = new AtomicBoolean();
+    private long ticks;
 
     public GroupCoordinator(int brokerId, MetadataCache metadata, org.apache.curator.framework.CuratorFramework curator,
                             GroupConfig config, Time time) {
@@ -47,6 +60,8 @@ public final class GroupCoordinator implements AutoCloseable {
         this.config = config;
         this.time = time;
         this.offsets = new OffsetRegistry(curator);
+        this.nodes = new GroupNodes(curator, brokerId);
+        this.markers = new GroupMarkers(nodes, time);
         this.timer = daemon("millrace-broker-" + brokerId + "-group-timer");
         this.registryThread = daemon("millrace-broker-" + brokerId + "-group-offsets");
     }
@@ -62,6 +77,67 @@ public final class GroupCoordinator implements AutoCloseable {
 
     public void start() {
         timer.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
+        OffsetRetention retention = new OffsetRetention(nodes, offsets, time, config.offsetsRetentionMs(),
+            this::isIdleHere, this::forgetKafkaGroup);
+        long interval = config.offsetsRetentionCheckIntervalMs();
+        registryThread.scheduleWithFixedDelay(retention::run, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    GroupNodes nodes() {
+        return nodes;
+    }
+
+    OffsetRegistry offsets() {
+        return offsets;
+    }
+
+    /** Runs {@code call} on the thread that makes every ZooKeeper call of the coordinator. */
+    <T> CompletableFuture<T> onRegistryThread(Callable<T> call) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return call.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }, registryThread);
+    }
+
+    /**
+     * Marks {@code groupId} as a Kafka-protocol group before its first member joins, then checks it
+     * has no ZooKeeper group consumers; the future holds why not, or null when it may be joined.
+     */
+    CompletableFuture<String> claimForKafka(String groupId) {
+        return onRegistryThread(() -> markers.claim(groupId));
+    }
+
+    /** Whether this broker coordinates the group and holds none of its members (or members waiting to join). */
+    boolean isIdleHere(String groupId) {
+        return isCoordinatorOf(groupId) && Optional.ofNullable(groups.get(groupId)).map(ClassicGroup::isIdle).orElse(true);
+    }
+
+    /** The groups coordinated here that have members, or members waiting to join. */
+    List<ClassicGroup> activeGroups() {
+        return groups.values().stream().filter(g -> !g.isIdle() && isCoordinatorOf(g.groupId())).toList();
+    }
+
+    /** Drops the in-memory group if it is idle (DeleteGroups); false when it has members. */
+    boolean retireIfIdle(String groupId) {
+        ClassicGroup group = groups.get(groupId);
+        if (group == null) {
+            return true;
+        }
+        if (!group.retireIfIdle()) {
+            return false;
+        }
+        groups.remove(groupId, group);
+        return true;
+    }
+
+    /** Registry thread: the group's nodes were deleted; a later commit writes its kafka-group node again. */
+    void forgetKafkaGroup(String groupId) {
+        kafkaGroups.remove(groupId);
     }
 
     GroupConfig config() {
@@ -97,6 +173,9 @@ public final class GroupCoordinator implements AutoCloseable {
     CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed) {
         return CompletableFuture.runAsync(() -> {
             try {
+                if (kafkaGroups.add(groupId)) {
+                    nodes.ensureKafkaGroup(groupId);
+                }
                 offsets.commit(groupId, committed);
             } catch (Exception e) {
                 throw new IllegalStateException("Could not commit offsets of group " + groupId, e);
@@ -131,8 +210,29 @@ public final class GroupCoordinator implements AutoCloseable {
                     groups.remove(group.groupId(), group);
                 }
             }
+            reconcileMarkers(++ticks % MARKER_VERIFY_TICKS == 0);
         } catch (RuntimeException e) {
             LOG.error("Group coordinator tick failed", e);
+        }
+    }
+
+    /**
+     * Has the registry thread bring the {@code kafka-members} markers in line with the groups that
+     * have members, when they differ from what is marked, and every few seconds to put back markers
+     * lost with an expired ZooKeeper session.
+     */
+    private void reconcileMarkers(boolean verify) {
+        Set<String> active = new HashSet<>();
+        activeGroups().forEach(g -> active.add(g.groupId()));
+        if ((verify || !active.equals(markers.view())) && reconcileQueued.compareAndSet(false, true)) {
+            registryThread.execute(() -> {
+                reconcileQueued.set(false);
+                Map<String, String> live = new HashMap<>();
+                for (ClassicGroup g : activeGroups()) {
+                    live.put(g.groupId(), g.describe().protocolType());
+                }
+                markers.reconcile(live, this::isCoordinatorOf, verify);
+            });
         }
     }
 

@@ -7,9 +7,18 @@ import io.millrace.common.protocol.message.JoinGroupRequest;
 import io.millrace.common.protocol.message.JoinGroupResponse;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Joins a member to its group; the answer usually comes later, when the rebalance completes. */
+/**
+ * Joins a member to its group; the answer usually comes later, when the rebalance completes. A
+ * group's first member waits for the group to be marked as Kafka's in ZooKeeper and checked for
+ * ZooKeeper group consumers: a group id that has them is refused INCONSISTENT_GROUP_PROTOCOL (JoinGroup
+ * has no error message at any version, so the reason goes to the broker's log).
+ */
 public final class JoinGroupHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JoinGroupHandler.class);
 
     private final GroupCoordinator coordinator;
 
@@ -29,8 +38,39 @@ public final class JoinGroupHandler implements ApiHandler {
             request.respond(error(Errors.NOT_COORDINATOR, body.memberId()));
             return;
         }
+        if (group.get().isIdle()) {
+            // a first member: the group id must not be in use by ZooKeeper group consumers
+            coordinator.claimForKafka(body.groupId()).whenComplete((conflict, failure) -> {
+                if (failure != null) {
+                    LOG.warn("Could not check the kind of group {}", body.groupId(), failure);
+                    request.respond(error(Errors.COORDINATOR_NOT_AVAILABLE, body.memberId()));
+                } else if (conflict != null) {
+                    LOG.warn("JoinGroup from {} refused: {}", clientHost(request), conflict);
+                    request.respond(error(Errors.INCONSISTENT_GROUP_PROTOCOL, body.memberId()));
+                } else {
+                    join(request, body);
+                }
+            });
+            return;
+        }
+        join(request, body);
+    }
+
+    private void join(Request request, JoinGroupRequest body) {
+        Optional<ClassicGroup> group = coordinator.group(body.groupId());
+        if (group.isEmpty()) {
+            request.respond(error(Errors.NOT_COORDINATOR, body.memberId()));
+            return;
+        }
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        group.get().join(body, clientId, request.version(), coordinator.nowMs(), new WaitingAnswer<>(request));
+        group.get().join(body, clientId, clientHost(request), request.version(), coordinator.nowMs(),
+            new WaitingAnswer<>(request));
+    }
+
+    /** Kafka's form of the member's address, "/127.0.0.1". */
+    static String clientHost(Request request) {
+        java.net.InetSocketAddress remote = request.context().remoteAddress();
+        return remote == null || remote.getAddress() == null ? "" : "/" + remote.getAddress().getHostAddress();
     }
 
     private static JoinGroupResponse error(Errors error, String memberId) {

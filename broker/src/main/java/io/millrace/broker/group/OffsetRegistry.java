@@ -3,12 +3,16 @@ package io.millrace.broker.group;
 import io.millrace.common.TopicPartition;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * Committed offsets of Kafka-protocol groups, kept in the paper's offset registry that Millrace's
@@ -120,6 +124,48 @@ final class OffsetRegistry {
             }
         }
         return partitions;
+    }
+
+    /**
+     * When each partition's offset was last committed: its node's modification time, in the
+     * ZooKeeper server's wall-clock milliseconds (what offset retention counts from).
+     */
+    Map<TopicPartition, Long> commitTimes(String group) throws Exception {
+        Map<TopicPartition, Long> times = new LinkedHashMap<>();
+        for (TopicPartition tp : partitionsOf(group)) {
+            Stat stat = curator.checkExists().forPath(offsetPath(group, tp));
+            if (stat != null) {
+                times.put(tp, stat.getMtime());
+            }
+        }
+        return times;
+    }
+
+    /** Deletes the committed offsets (and metadata) of {@code partitions}, and topic nodes left empty. */
+    void delete(String group, Collection<TopicPartition> partitions) throws Exception {
+        Set<String> topics = new TreeSet<>();
+        for (TopicPartition tp : partitions) {
+            deleteIfPresent(offsetPath(group, tp));
+            deleteIfPresent(metadataPath(group, tp));
+            topics.add(tp.topic());
+        }
+        for (String topic : topics) {
+            for (String parent : List.of("/offsets/", "/offset-metadata/")) {
+                try {
+                    curator.delete().forPath(CONSUMERS + "/" + group + parent + topic);
+                } catch (KeeperException.NoNodeException | KeeperException.NotEmptyException kept) {
+                    // absent, or other partitions still committed
+                }
+            }
+        }
+    }
+
+    private void deleteIfPresent(String path) throws Exception {
+        try {
+            curator.delete().forPath(path);
+        } catch (KeeperException.NoNodeException absent) {
+            // never committed
+        }
     }
 
     private String metadataAt(String group, TopicPartition tp, long offset) throws Exception {

@@ -2,12 +2,16 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.MetadataListener;
 import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.broker.group.DeleteGroupsHandler;
+import io.millrace.broker.group.DescribeGroupsHandler;
 import io.millrace.broker.group.FindCoordinatorHandler;
 import io.millrace.broker.group.GroupCoordinator;
 import io.millrace.broker.group.HeartbeatHandler;
 import io.millrace.broker.group.JoinGroupHandler;
 import io.millrace.broker.group.LeaveGroupHandler;
+import io.millrace.broker.group.ListGroupsHandler;
 import io.millrace.broker.group.OffsetCommitHandler;
+import io.millrace.broker.group.OffsetDeleteHandler;
 import io.millrace.broker.group.OffsetFetchHandler;
 import io.millrace.broker.group.SyncGroupHandler;
 import io.millrace.broker.log.LogFileOpener;
@@ -101,6 +105,10 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.LEAVE_GROUP, new LeaveGroupHandler(groups));
         handlers.put(ApiKey.OFFSET_COMMIT, new OffsetCommitHandler(groups, cluster.metadata()));
         handlers.put(ApiKey.OFFSET_FETCH, new OffsetFetchHandler(groups));
+        handlers.put(ApiKey.LIST_GROUPS, new ListGroupsHandler(groups));
+        handlers.put(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(groups));
+        handlers.put(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(groups));
+        handlers.put(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(groups));
     }
 
     /** Starts the broker; on failure, stops what was started and rethrows. */

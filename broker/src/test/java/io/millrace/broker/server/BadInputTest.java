@@ -83,11 +83,14 @@ public class BadInputTest {
         try (RawClient unknown = client(); RawClient tooOld = client(); RawClient notServed = client()) {
             unknown.send((short) 17, (short) 1, new byte[] {0, 0});
             tooOld.send(ApiKey.PRODUCE.id(), (short) 2, new byte[] {0, 0});
-            // ListGroups v0 (an empty body): parsed by the codec, but the broker does not advertise it yet
-            notServed.send(ApiKey.LIST_GROUPS.id(), (short) 0, new byte[0]);
+            // an API the codecs parse but the broker does not advertise yet, while there is one
+            ApiKey unserved = Arrays.stream(ApiKey.values()).filter(a -> !a.advertised()).findFirst().orElse(null);
+            if (unserved != null) {
+                notServed.send(unserved.id(), unserved.minVersion(), new byte[0]);
+            }
             assertTrue(unknown.closedByBroker());
             assertTrue(tooOld.closedByBroker());
-            assertTrue(notServed.closedByBroker());
+            assertTrue(unserved == null || notServed.closedByBroker());
         }
     }
 

@@ -186,6 +186,12 @@ public class FrameFuzzTest {
                 yield v < OffsetFetchRequest.FIRST_BATCHED_VERSION ? new OffsetFetchRequest(GROUP, topics, false, List.of())
                     : new OffsetFetchRequest("", List.of(), false, List.of(new OffsetFetchRequest.Group(GROUP, null, -1, topics)));
             }
+            case LIST_GROUPS -> new io.millrace.common.protocol.message.ListGroupsRequest(List.of("Empty"), List.of("classic"));
+            case DESCRIBE_GROUPS -> new io.millrace.common.protocol.message.DescribeGroupsRequest(List.of(GROUP, "fuzz-other"),
+                false);
+            case DELETE_GROUPS -> new io.millrace.common.protocol.message.DeleteGroupsRequest(List.of("fuzz-absent-group"));
+            case OFFSET_DELETE -> new io.millrace.common.protocol.message.OffsetDeleteRequest(GROUP, List.of(
+                new io.millrace.common.protocol.message.OffsetDeleteRequest.Topic(TOPIC, List.of(0))));
             default -> throw new IllegalArgumentException(api + " is not served");
         };
     }

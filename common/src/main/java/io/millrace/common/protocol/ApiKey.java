@@ -16,9 +16,8 @@ package io.millrace.common.protocol;
  * 0-2 being listed, and refuses to produce compressed data otherwise. A Produce request below 3 is
  * still not parsed.
  *
- * <p>An API can be parsed without being served: {@link #advertised()} is false for the group admin
- * APIs (ListGroups, DescribeGroups, DeleteGroups, OffsetDelete), whose codecs exist before the
- * broker's group coordinator serves them. The broker lists only
+ * <p>An API can be parsed without being served: {@link #advertised()} is false for an API whose
+ * codec exists before the broker serves it. The broker lists only
  * advertised APIs in ApiVersions responses (a client would otherwise send requests nobody handles)
  * and closes the connection on a request of any other, as for an unknown api key.
  */
@@ -44,11 +43,11 @@ public enum ApiKey {
     HEARTBEAT(12, "Heartbeat", 0, 4, 4),
     LEAVE_GROUP(13, "LeaveGroup", 0, 5, 4),
     SYNC_GROUP(14, "SyncGroup", 0, 5, 4),
-    // parsed, not yet advertised: the group admin APIs are still to come
-    DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5, false),
-    LIST_GROUPS(16, "ListGroups", 0, 5, 3, false),
-    DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2, false),
-    OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE, false),   // never flexible
+    // the group admin APIs, served by the same coordinator
+    DESCRIBE_GROUPS(15, "DescribeGroups", 0, 6, 5),
+    LIST_GROUPS(16, "ListGroups", 0, 5, 3),
+    DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2),
+    OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE),   // never flexible
     // parsed, not yet advertised: the configuration admin APIs' handlers are still to come
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, false),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1, false),

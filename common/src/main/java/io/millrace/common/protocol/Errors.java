@@ -95,6 +95,7 @@ public enum Errors {
     MEMBER_ID_REQUIRED(79, "The member must rejoin with the member id given in this answer.", false),
     GROUP_MAX_SIZE_REACHED(81, "The group has reached its maximum size.", false),
     FENCED_INSTANCE_ID(82, "Another member with the same group instance id has joined.", false),
+    GROUP_SUBSCRIBED_TO_TOPIC(86, "The group's members still subscribe to the topic, so its offsets stay.", false),
     INVALID_RECORD(87, "A record batch is invalid: bad magic, counts, lengths or compression.", false,
         InvalidRecordException.class, InvalidRecordException::new),
     THROTTLING_QUOTA_EXCEEDED(89, "The request exceeded a throttling quota.", true),

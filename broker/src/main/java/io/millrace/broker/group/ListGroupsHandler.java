@@ -1,0 +1,60 @@
+package io.millrace.broker.group;
+
+import io.millrace.broker.server.ApiHandler;
+import io.millrace.broker.server.Request;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ListGroupsRequest;
+import io.millrace.common.protocol.message.ListGroupsResponse;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Lists the groups this broker coordinates (see {@link GroupListing}), filtered by state (version
+ * 4+) and type (version 5+; every group here is "classic"), both matched without regard to case as
+ * Kafka does. Groups known only from ZooKeeper are read off the request thread.
+ */
+public final class ListGroupsHandler implements ApiHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ListGroupsHandler.class);
+
+    static final String CLASSIC = "classic";
+
+    private final GroupCoordinator coordinator;
+    private final GroupListing listing;
+
+    public ListGroupsHandler(GroupCoordinator coordinator) {
+        this.coordinator = coordinator;
+        this.listing = new GroupListing(coordinator);
+    }
+
+    @Override
+    public void handle(Request request) {
+        ListGroupsRequest body = request.body();
+        Set<String> states = lowerCase(body.statesFilter());
+        Set<String> types = lowerCase(body.typesFilter());
+        if (!types.isEmpty() && !types.contains(CLASSIC)) {
+            request.respond(new ListGroupsResponse(0, Errors.NONE.code(), List.of()));
+            return;
+        }
+        coordinator.onRegistryThread(listing::all).whenComplete((all, failure) -> {
+            if (failure != null) {
+                LOG.warn("Could not list the groups", failure);
+                request.respond(new ListGroupsResponse(0, Errors.COORDINATOR_NOT_AVAILABLE.code(), List.of()));
+                return;
+            }
+            List<ListGroupsResponse.Group> groups = all.values().stream()
+                .filter(g -> states.isEmpty() || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
+                .map(g -> new ListGroupsResponse.Group(g.groupId(), g.protocolType(), g.state().kafkaName(), CLASSIC))
+                .toList();
+            request.respond(new ListGroupsResponse(0, Errors.NONE.code(), groups));
+        });
+    }
+
+    private static Set<String> lowerCase(List<String> values) {
+        return values.stream().map(v -> v.toLowerCase(Locale.ROOT)).collect(Collectors.toSet());
+    }
+}
