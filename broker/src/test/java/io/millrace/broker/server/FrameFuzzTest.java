@@ -169,6 +169,13 @@ public class FrameFuzzTest {
             case DESCRIBE_CONFIGS -> new io.millrace.common.protocol.message.DescribeConfigsRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeConfigsRequest.Resource(
                     io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, null)), true, true);
+            // an absent topic, so that a mutated offset deletes nothing the other seeds read
+            case DELETE_RECORDS -> new io.millrace.common.protocol.message.DeleteRecordsRequest(List.of(
+                new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsTopic("fuzz-absent", List.of(
+                    new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsPartition(0, 1L)))), 1_000);
+            case OFFSET_FOR_LEADER_EPOCH -> new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest(-1, List.of(
+                new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic(TOPIC, List.of(
+                    new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition(0, -1, -1)))));
             case FIND_COORDINATOR -> v < FindCoordinatorRequest.FIRST_BATCHED_VERSION ? FindCoordinatorRequest.forGroup(GROUP)
                 : FindCoordinatorRequest.forGroups(List.of(GROUP, "fuzz-other"));
             case JOIN_GROUP -> new JoinGroupRequest(GROUP, 10_000, 10_000, "", null, "consumer",

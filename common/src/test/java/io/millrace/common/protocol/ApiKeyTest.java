@@ -47,9 +47,8 @@ public class ApiKeyTest {
         }
     }
 
-    /** Parsed; their handlers come with the log start offset and the controller's partition additions. */
-    private static final Set<ApiKey> PARTITION_ADMIN_APIS = EnumSet.of(ApiKey.CREATE_PARTITIONS, ApiKey.DELETE_RECORDS,
-        ApiKey.OFFSET_FOR_LEADER_EPOCH);
+    /** Parsed; its handler comes with the controller's partition additions. */
+    private static final Set<ApiKey> PARTITION_ADMIN_APIS = EnumSet.of(ApiKey.CREATE_PARTITIONS);
 
     @Test
     public void theGroupAdminApisAreParsedButNotAdvertisedUntilTheBrokerHandlesThem() {
