@@ -24,21 +24,24 @@ public final class ClusterSnapshot {
     /** What {@link #controllerId} answers when no broker is controller. */
     public static final int NO_CONTROLLER = -1;
 
-    static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), NO_CONTROLLER, Map.of(), Map.of());
+    static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), NO_CONTROLLER, Map.of(),
+        Map.of());
 
     private final SortedMap<Integer, BrokerInfo> brokers;
     private final SortedMap<String, TopicMetadata> topics;
     private final Map<String, Map<String, String>> topicConfigs;
+    private final Map<String, Long> topicConfigZxids;
     private final int controllerId;
     private final Map<String, AdminRequest> createRequests;
     private final Map<String, AdminRequest> deleteRequests;
 
     ClusterSnapshot(Map<Integer, BrokerInfo> brokers, Map<String, TopicMetadata> topics,
-                    Map<String, Map<String, String>> topicConfigs, int controllerId,
+                    Map<String, Map<String, String>> topicConfigs, Map<String, Long> topicConfigZxids, int controllerId,
                     Map<String, AdminRequest> createRequests, Map<String, AdminRequest> deleteRequests) {
         this.brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
         this.topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
         this.topicConfigs = Map.copyOf(topicConfigs);
+        this.topicConfigZxids = Map.copyOf(topicConfigZxids);
         this.controllerId = controllerId;
         this.createRequests = Map.copyOf(createRequests);
         this.deleteRequests = Map.copyOf(deleteRequests);
@@ -105,6 +108,11 @@ public final class ClusterSnapshot {
     /** The topic's configuration overrides; empty when it has none (or does not exist). */
     public Map<String, String> topicConfig(String topic) {
         return topicConfigs.getOrDefault(topic, Map.of());
+    }
+
+    /** The zxid of the last write of the topic's configuration znode; -1 when there is none. */
+    long topicConfigZxid(String topic) {
+        return topicConfigZxids.getOrDefault(topic, -1L);
     }
 
     /** The partitions assigned to {@code brokerId}, whether it is live or not. */

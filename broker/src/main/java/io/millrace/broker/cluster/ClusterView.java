@@ -24,6 +24,8 @@ final class ClusterView {
     private final Map<Integer, BrokerInfo> brokers = new HashMap<>();
     private final Map<String, TopicMetadata> topics = new HashMap<>();
     private final Map<String, Map<String, String>> topicConfigs = new HashMap<>();
+    /** The zxid of each topic config znode's last write, for a writer waiting to see its own change. */
+    private final Map<String, Long> topicConfigZxids = new HashMap<>();
     /** LeaderLatch candidates: sequence number → broker id. */
     private final TreeMap<Long, Integer> controllerCandidates = new TreeMap<>();
     private final Map<String, AdminRequest> createRequests = new HashMap<>();
@@ -46,7 +48,8 @@ final class ClusterView {
 
     ClusterSnapshot snapshot() {
         int controller = controllerCandidates.isEmpty() ? ClusterSnapshot.NO_CONTROLLER : controllerCandidates.firstEntry().getValue();
-        return new ClusterSnapshot(brokers, topics, topicConfigs, controller, createRequests, deleteRequests);
+        return new ClusterSnapshot(brokers, topics, topicConfigs, topicConfigZxids, controller, createRequests,
+            deleteRequests);
     }
 
     private boolean apply(String path, ChildData node) {
@@ -61,7 +64,8 @@ final class ClusterView {
                 : new TopicMetadata(name, ClusterJson.parseTopic(node.getData()), node.getStat().getCzxid()));
         }
         if ((name = ClusterPaths.childOf(ClusterPaths.TOPIC_CONFIGS, path)) != null) {
-            return update(topicConfigs, name, node == null ? null : ClusterJson.parseTopicConfig(node.getData()));
+            boolean changed = update(topicConfigs, name, node == null ? null : ClusterJson.parseTopicConfig(node.getData()));
+            return update(topicConfigZxids, name, node == null ? null : node.getStat().getMzxid()) | changed;
         }
         if ((name = ClusterPaths.childOf(ClusterPaths.CONTROLLER, path)) != null) {
             return applyCandidate(name, node);
@@ -71,6 +75,11 @@ final class ClusterView {
         }
         if ((name = ClusterPaths.childOf(ClusterPaths.DELETE_TOPIC_REQUESTS, path)) != null) {
             return update(deleteRequests, name, node == null ? null : request(AdminRequest.Kind.DELETE, name, node));
+        }
+        if ((name = ClusterPaths.childOf(ClusterPaths.CREATE_PARTITIONS_REQUESTS, path)) != null) {
+            // Kept with the creations under its path, not its topic name: the view only needs them
+            // to tell the controller that requests are pending.
+            return update(createRequests, path, node == null ? null : request(AdminRequest.Kind.CREATE_PARTITIONS, name, node));
         }
         return false;
     }

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -57,6 +58,7 @@ public final class ZkCluster implements AutoCloseable {
     private final MetadataCache metadata;
     private final ClusterController controller;
     private final TopicAdmin admin;
+    private final TopicConfigAdmin topicConfigs;
     private final ProducerIdAllocator producerIds;
     private final ExecutorService registrationThread;
     private volatile BrokerRegistration registration;
@@ -76,6 +78,7 @@ public final class ZkCluster implements AutoCloseable {
         this.metadata = new MetadataCache(client, name);
         this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), name);
         this.admin = new TopicAdmin(client, metadata, name);
+        this.topicConfigs = new TopicConfigAdmin(client, metadata, name);
         this.producerIds = new ProducerIdAllocator(client, brokerId);
         this.registrationThread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, name + "-registration");
@@ -126,6 +129,7 @@ public final class ZkCluster implements AutoCloseable {
             return;
         }
         admin.close();
+        topicConfigs.close();
         controller.close();
         // Interrupt a re-registration stuck in Curator's retries first: it holds the registration's lock.
         registrationThread.shutdownNow();
@@ -150,6 +154,7 @@ public final class ZkCluster implements AutoCloseable {
         }
         registrationThread.shutdownNow();
         admin.close();
+        topicConfigs.close();
         metadata.close();
         client.close();
         controller.close(); // only stops its thread: the latch went with the session
@@ -218,6 +223,21 @@ public final class ZkCluster implements AutoCloseable {
      */
     public CompletableFuture<Void> deleteTopic(String topic, Duration timeout) {
         return state.get() == State.STARTED ? admin.deleteTopic(topic, timeout) : notStarted();
+    }
+
+    /**
+     * Replaces a topic's configuration overrides with {@code change} applied to the current ones, in
+     * {@code /millrace/config/topics/<topic>}; every broker hosting the topic applies them to its logs
+     * when its metadata shows them. Completes with the overrides written, once this broker's metadata
+     * shows them (or after {@code topic.admin.timeout.ms}). {@code change} may run more than once
+     * (after a concurrent change) and may throw to refuse the change, failing the future. Fails with
+     * {@link io.millrace.common.errors.UnknownTopicOrPartitionException} when there is no such topic.
+     * Never blocks the caller.
+     */
+    public CompletableFuture<Map<String, String>> alterTopicConfig(String topic, UnaryOperator<Map<String, String>> change) {
+        return state.get() == State.STARTED ? topicConfigs.alter(topic, change, config.topicAdminTimeout())
+            : CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is "
+                + state.get()));
     }
 
     /**

@@ -58,6 +58,7 @@ public final class Broker implements AutoCloseable {
     private final GroupCoordinator groups;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private volatile MetadataListener assignmentListener;
+    private volatile MetadataListener topicConfigSync;
 
     public Broker(BrokerConfig config, Time time) {
         this(config, time, LogFileOpener.DEFAULT);
@@ -94,7 +95,11 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(cluster, config));
         handlers.put(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(cluster));
         handlers.put(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds));
-        handlers.put(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(cluster.metadata(), config.log()));
+        handlers.put(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(cluster.metadata(), config));
+        handlers.put(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(cluster.metadata()));
+        ConfigAlterations alterations = new ConfigAlterations(cluster, config);
+        handlers.put(ApiKey.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(alterations));
+        handlers.put(ApiKey.ALTER_CONFIGS, new AlterConfigsHandler(alterations));
         putGroupHandlers(handlers);
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
     }
@@ -124,6 +129,9 @@ public final class Broker implements AutoCloseable {
             cluster.start(advertisedHost(), network.boundPort());
             producerIds.start();
             groups.start();
+            // Before the assignment listener's first report, so that no config change falls between the two.
+            topicConfigSync = new TopicConfigSync(config.brokerId(), logManager);
+            cluster.metadata().addListener(topicConfigSync);
             assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
                 new LogAssignments(config.brokerId(), logManager));
             LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
@@ -184,9 +192,10 @@ public final class Broker implements AutoCloseable {
         if (!network.shutdown(config.shutdownTimeout())) {
             LOG.warn("Requests still in progress after {}; their connections were closed", config.shutdownTimeout());
         }
-        MetadataListener listener = assignmentListener;
-        if (listener != null) {
-            cluster.metadata().removeListener(listener);
+        for (MetadataListener listener : new MetadataListener[] {assignmentListener, topicConfigSync}) {
+            if (listener != null) {
+                cluster.metadata().removeListener(listener);
+            }
         }
         // The logs first, as Kafka does: flushed and marked clean whatever ZooKeeper does next.
         logManager.shutdown();

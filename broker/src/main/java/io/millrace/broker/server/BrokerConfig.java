@@ -10,6 +10,7 @@ import io.millrace.common.config.ConfigDef.Importance;
 import io.millrace.common.config.ConfigDef.Range;
 import io.millrace.common.config.ConfigDef.Type;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -115,6 +116,20 @@ public final class BrokerConfig extends AbstractConfig {
 
     public GroupConfig group() {
         return group;
+    }
+
+    /** Every declared setting's value in force (as given, else its default; null when neither), by name. */
+    public Map<String, Object> settings() {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        for (AbstractConfig layer : List.of(cluster, this, network, log, group)) {
+            settings.putAll(layer.values());
+        }
+        return settings;
+    }
+
+    /** Whether the broker's properties set {@code name}, rather than leaving it at its default. */
+    public boolean isSet(String name) {
+        return originals().containsKey(name);
     }
 
     /** {@code config/broker.properties}: every broker setting, documented, at its default. */

@@ -21,17 +21,22 @@ import java.util.Map;
  * describeConfigs, MirrorMaker 2's topic-config sync): every topic setting with the value in force,
  * whether the topic sets it (TOPIC_CONFIG) or the broker does (STATIC_BROKER_CONFIG, DEFAULT_CONFIG),
  * with the broker setting it overrides as a synonym when asked. The overrides come from the cluster
- * metadata, so any broker answers for any topic. Broker resources are not described yet: they get
- * INVALID_REQUEST with a message saying so.
+ * metadata, so any broker answers for any topic. A broker resource names this broker's id (Kafka's
+ * AdminClient sends it to that broker) and is answered with every broker setting
+ * ({@link BrokerConfigEntries}); the empty name, Kafka's cluster-wide dynamic defaults, has none,
+ * since Millrace has no dynamic settings. Another broker's id and other resource types (broker
+ * loggers) get INVALID_REQUEST with a message saying why.
  */
 final class DescribeConfigsHandler implements ApiHandler {
 
     private final MetadataCache metadata;
+    private final BrokerConfig config;
     private final LogConfig brokerLog;
 
-    DescribeConfigsHandler(MetadataCache metadata, LogConfig brokerLog) {
+    DescribeConfigsHandler(MetadataCache metadata, BrokerConfig config) {
         this.metadata = metadata;
-        this.brokerLog = brokerLog;
+        this.config = config;
+        this.brokerLog = config.log();
     }
 
     @Override
@@ -46,9 +51,13 @@ final class DescribeConfigsHandler implements ApiHandler {
     }
 
     private Result describe(ClusterSnapshot snapshot, Resource resource, boolean synonyms, boolean documentation) {
+        if (resource.type() == DescribeConfigsRequest.BROKER) {
+            return describeBroker(resource, synonyms, documentation);
+        }
         if (resource.type() != DescribeConfigsRequest.TOPIC) {
-            return failed(resource, Errors.INVALID_REQUEST, "Millrace describes topic configurations only (resource type "
-                + DescribeConfigsRequest.TOPIC + "), not resource type " + resource.type());
+            return failed(resource, Errors.INVALID_REQUEST, "Millrace describes topic (resource type "
+                + DescribeConfigsRequest.TOPIC + ") and broker (" + DescribeConfigsRequest.BROKER + ") configurations "
+                + "only, not resource type " + resource.type());
         }
         if (!snapshot.hasTopic(resource.name())) {
             return failed(resource, Errors.UNKNOWN_TOPIC_OR_PARTITION, "Topic " + resource.name() + " does not exist");
@@ -70,6 +79,18 @@ final class DescribeConfigsHandler implements ApiHandler {
         return new Result(Errors.NONE.code(), null, resource.type(), resource.name(), entries);
     }
 
+    private Result describeBroker(Resource resource, boolean synonyms, boolean documentation) {
+        if (resource.name().isEmpty()) {
+            return new Result(Errors.NONE.code(), null, resource.type(), resource.name(), List.of());
+        }
+        if (!resource.name().equals(String.valueOf(config.brokerId()))) {
+            return failed(resource, Errors.INVALID_REQUEST, "Unexpected broker id, expected " + config.brokerId()
+                + " or the empty string, but received " + resource.name());
+        }
+        return new Result(Errors.NONE.code(), null, resource.type(), resource.name(),
+            BrokerConfigEntries.describe(config, resource.keys(), synonyms, documentation));
+    }
+
     private Entry entry(String key, LogConfig topic, Map<String, String> overrides, boolean withSynonyms,
                         boolean withDocumentation) {
         String brokerKey = LogConfig.brokerSynonym(key);
@@ -89,7 +110,8 @@ final class DescribeConfigsHandler implements ApiHandler {
             kafkaType(LogConfig.TOPIC_CONFIG.key(key).type), withDocumentation && definition != null ? definition.documentation : null);
     }
 
-    private static byte kafkaType(ConfigDef.Type type) {
+    /** Kafka's config type for a Millrace setting's type. */
+    static byte kafkaType(ConfigDef.Type type) {
         return switch (type) {
             case BOOLEAN -> DescribeConfigsResponse.TYPE_BOOLEAN;
             case STRING -> DescribeConfigsResponse.TYPE_STRING;

@@ -199,6 +199,18 @@ public class FrameFuzzTest {
             case DELETE_GROUPS -> new io.millrace.common.protocol.message.DeleteGroupsRequest(List.of("fuzz-absent-group"));
             case OFFSET_DELETE -> new io.millrace.common.protocol.message.OffsetDeleteRequest(GROUP, List.of(
                 new io.millrace.common.protocol.message.OffsetDeleteRequest.Topic(TOPIC, List.of(0))));
+            case DESCRIBE_CLUSTER -> new io.millrace.common.protocol.message.DescribeClusterRequest(false,
+                io.millrace.common.protocol.message.DescribeClusterRequest.ENDPOINT_BROKERS, false);
+            // validate_only and a harmless setting, so that a mutated value changes little even if that bit flips too
+            case INCREMENTAL_ALTER_CONFIGS -> new io.millrace.common.protocol.message.IncrementalAlterConfigsRequest(List.of(
+                new io.millrace.common.protocol.message.IncrementalAlterConfigsRequest.Resource(
+                    io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, List.of(
+                        new io.millrace.common.protocol.message.IncrementalAlterConfigsRequest.AlterableConfig("flush.ms",
+                            io.millrace.common.protocol.message.IncrementalAlterConfigsRequest.SET, "60000")))), true);
+            case ALTER_CONFIGS -> new io.millrace.common.protocol.message.AlterConfigsRequest(List.of(
+                new io.millrace.common.protocol.message.AlterConfigsRequest.Resource(
+                    io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, List.of(
+                        new io.millrace.common.protocol.message.AlterConfigsRequest.AlterableConfig("flush.ms", "60000")))), true);
             default -> throw new IllegalArgumentException(api + " is not served");
         };
     }

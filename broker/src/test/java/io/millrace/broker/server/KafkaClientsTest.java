@@ -235,10 +235,6 @@ public class KafkaClientsTest {
                 new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "no-such-topic");
             expect(org.apache.kafka.common.errors.UnknownTopicOrPartitionException.class,
                 () -> admin.describeConfigs(List.of(missing)).all().get(30, TimeUnit.SECONDS));
-            org.apache.kafka.common.config.ConfigResource broker =
-                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.BROKER, "0");
-            expect(org.apache.kafka.common.errors.InvalidRequestException.class,
-                () -> admin.describeConfigs(List.of(broker)).all().get(30, TimeUnit.SECONDS));
         }
     }
 

@@ -48,10 +48,10 @@ public enum ApiKey {
     LIST_GROUPS(16, "ListGroups", 0, 5, 3),
     DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE),   // never flexible
-    // parsed, not yet advertised: the configuration admin APIs' handlers are still to come
-    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2, false),
-    INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1, false),
-    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0, false);
+    // the configuration admin APIs and DescribeCluster
+    ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
+    INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
+    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0);
 
     private static final ApiKey[] BY_ID = new ApiKey[64];
 

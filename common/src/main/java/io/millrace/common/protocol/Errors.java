@@ -99,7 +99,8 @@ public enum Errors {
     INVALID_RECORD(87, "A record batch is invalid: bad magic, counts, lengths or compression.", false,
         InvalidRecordException.class, InvalidRecordException::new),
     THROTTLING_QUOTA_EXCEEDED(89, "The request exceeded a throttling quota.", true),
-    UNKNOWN_TOPIC_ID(100, "This server does not host a topic with this id.", true);
+    UNKNOWN_TOPIC_ID(100, "This server does not host a topic with this id.", true),
+    MISMATCHED_ENDPOINT_TYPE(114, "The request was sent to an endpoint of the wrong type.", false);
 
     private static final Map<Short, Errors> BY_CODE = new HashMap<>();
     private static final Map<Class<?>, Errors> BY_EXCEPTION = new HashMap<>();

@@ -15,8 +15,7 @@ public class ApiKeyTest {
 
     /** Parsed, but not served by the broker yet. */
     private static final Set<ApiKey> GROUP_ADMIN_APIS = EnumSet.of(ApiKey.DESCRIBE_GROUPS, ApiKey.LIST_GROUPS,
-        ApiKey.DELETE_GROUPS, ApiKey.OFFSET_DELETE, ApiKey.ALTER_CONFIGS, ApiKey.INCREMENTAL_ALTER_CONFIGS,
-        ApiKey.DESCRIBE_CLUSTER);
+        ApiKey.DELETE_GROUPS, ApiKey.OFFSET_DELETE);
 
     @Test
     public void everyRangeLiesWithinWhatKafkaClients43Know() {
