@@ -58,12 +58,13 @@ public final class DeleteGroupsHandler implements ApiHandler {
 
     private Errors deleteNodes(String groupId) throws Exception {
         GroupNodes nodes = coordinator.nodes();
-        if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markerExists(groupId)) {
+        if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markedElsewhere(groupId)) {
             return Errors.NON_EMPTY_GROUP;
         }
         if (listing.emptyGroup(groupId) == null) {
             return Errors.GROUP_ID_NOT_FOUND;
         }
+        nodes.deleteMarker(groupId); // ours, left by members gone a moment ago
         nodes.deleteGroup(groupId);
         coordinator.forgetKafkaGroup(groupId);
         LOG.info("Deleted group {} and its committed offsets", groupId);

@@ -222,9 +222,7 @@ public final class GroupCoordinator implements AutoCloseable {
      * lost with an expired ZooKeeper session.
      */
     private void reconcileMarkers(boolean verify) {
-        Set<String> active = new HashSet<>();
-        activeGroups().forEach(g -> active.add(g.groupId()));
-        if ((verify || !active.equals(markers.view())) && reconcileQueued.compareAndSet(false, true)) {
+        if ((verify || markersBehind()) && reconcileQueued.compareAndSet(false, true)) {
             registryThread.execute(() -> {
                 reconcileQueued.set(false);
                 Map<String, String> live = new HashMap<>();
@@ -234,6 +232,22 @@ public final class GroupCoordinator implements AutoCloseable {
                 markers.reconcile(live, this::isCoordinatorOf, verify);
             });
         }
+    }
+
+    /** Whether a group has gained or lost its members, or its first member's protocol type, since the last reconcile. */
+    private boolean markersBehind() {
+        Map<String, String> marked = markers.view();
+        List<ClassicGroup> active = activeGroups();
+        if (active.size() != marked.size()) {
+            return true;
+        }
+        for (ClassicGroup g : active) {
+            String protocolType = marked.get(g.groupId());
+            if (protocolType == null || protocolType.isEmpty() && !g.describe().protocolType().isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Answers every waiting member NOT_COORDINATOR and stops the threads. */

@@ -47,7 +47,7 @@ final class GroupListing {
      */
     Listed emptyGroup(String groupId) throws Exception {
         GroupNodes nodes = coordinator.nodes();
-        if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markerExists(groupId)) {
+        if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markedElsewhere(groupId)) {
             return null;
         }
         GroupNodes.KafkaGroup kafkaGroup = nodes.kafkaGroup(groupId);

@@ -23,15 +23,15 @@ final class GroupMarkers {
     private final Time time;
     /** Group → the protocol type of its members; "" while it only has members waiting to join. */
     private final Map<String, String> marked = new HashMap<>();
-    private volatile Set<String> view = Set.of();
+    private volatile Map<String, String> view = Map.of();
 
     GroupMarkers(GroupNodes nodes, Time time) {
         this.nodes = nodes;
         this.time = time;
     }
 
-    /** The groups marked, as of the last change. */
-    Set<String> view() {
+    /** The groups marked and their members' protocol type, as of the last change. */
+    Map<String, String> view() {
         return view;
     }
 
@@ -90,12 +90,12 @@ final class GroupMarkers {
         String protocolType = marked.remove(group);
         if (coordinatedHere && protocolType != null && !protocolType.isEmpty()) {
             // the group lost its last member here (not moved away): retention counts from now
-            nodes.writeKafkaGroup(group, new GroupNodes.KafkaGroup(protocolType, time.milliseconds()));
+            nodes.updateKafkaGroup(group, new GroupNodes.KafkaGroup(protocolType, time.milliseconds()));
         }
         nodes.deleteMarker(group);
     }
 
     private void publish() {
-        view = Set.copyOf(marked.keySet());
+        view = Map.copyOf(marked);
     }
 }

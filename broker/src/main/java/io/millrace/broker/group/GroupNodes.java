@@ -85,6 +85,15 @@ final class GroupNodes {
         return curator.checkExists().forPath(markerPath(group)) != null;
     }
 
+    /**
+     * Whether another session holds the marker: members on another coordinator. This broker's own
+     * marker of a group it holds no member of is merely not yet removed.
+     */
+    boolean markedElsewhere(String group) throws Exception {
+        Stat stat = curator.checkExists().forPath(markerPath(group));
+        return stat != null && stat.getEphemeralOwner() != sessionId();
+    }
+
     /** Whether this broker's current session holds the group's marker. */
     boolean holdsMarker(String group) throws Exception {
         Stat stat = curator.checkExists().forPath(markerPath(group));
@@ -129,6 +138,15 @@ final class GroupNodes {
             curator.create().creatingParentsIfNeeded().forPath(kafkaGroupPath(group), kafkaGroupJson(new KafkaGroup("", -1)));
         } catch (KeeperException.NodeExistsException present) {
             // kept as it is
+        }
+    }
+
+    /** Rewrites the {@code kafka-group} node only if it exists: a group deleted meanwhile stays deleted. */
+    void updateKafkaGroup(String group, KafkaGroup value) throws Exception {
+        try {
+            curator.setData().forPath(kafkaGroupPath(group), kafkaGroupJson(value));
+        } catch (KeeperException.NoNodeException deleted) {
+            // the group was deleted since it had members
         }
     }
 

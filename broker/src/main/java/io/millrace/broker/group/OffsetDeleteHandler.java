@@ -72,7 +72,7 @@ public final class OffsetDeleteHandler implements ApiHandler {
         String groupId = body.groupId();
         if (subscribed == null) {
             GroupNodes nodes = coordinator.nodes();
-            if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markerExists(groupId)) {
+            if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markedElsewhere(groupId)) {
                 return failed(Errors.NON_EMPTY_GROUP);
             }
             if (listing.emptyGroup(groupId) == null) {

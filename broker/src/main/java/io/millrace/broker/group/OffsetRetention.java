@@ -59,7 +59,7 @@ final class OffsetRetention {
 
     private void expire(String group) throws Exception {
         GroupNodes.KafkaGroup kafkaGroup = nodes.kafkaGroup(group);
-        if (kafkaGroup == null || nodes.markerExists(group) || !nodes.zookeeperMembers(group).isEmpty()) {
+        if (kafkaGroup == null || nodes.markedElsewhere(group) || !nodes.zookeeperMembers(group).isEmpty()) {
             return;
         }
         Map<TopicPartition, Long> committed = offsets.commitTimes(group);
