@@ -16,7 +16,7 @@ import java.util.OptionalInt;
  *                                                the lowest sequence is the controller
  *   topics/&lt;topic&gt;                             persistent  the controller
  *       {"version":1,"partitions":{"0":2,"1":0}}   partition -&gt; broker id
- *   config/topics/&lt;topic&gt;                      persistent  the controller
+ *   config/topics/&lt;topic&gt;                      persistent  the controller at creation; any broker on a change
  *       {"version":1,"config":{"retention.ms":"86400000"}}
  *   admin/create-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1,"partitions":3,"config":{...}}
