@@ -93,7 +93,8 @@ final class TopicConfigAdmin implements AutoCloseable {
             try {
                 List<CuratorTransactionResult> results = client.transaction().forOperations(
                     client.transactionOp().check().forPath(ClusterPaths.topic(topic)),
-                    client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, ClusterJson.topicConfig(next)));
+                    client.transactionOp().setData().withVersion(stat.getVersion())
+                        .forPath(path, ClusterJson.topicConfig(next)));
                 log.info("Topic {}'s configuration is now {} (was {})", topic, next, current);
                 Stat written = results.stream().filter(r -> r.getType() == OperationType.SET_DATA).findFirst()
                     .orElseThrow().getResultStat();

@@ -36,7 +36,8 @@ final class BrokerConfigEntries {
 
     private static Entry entry(ConfigDef.ConfigKey key, String value, boolean set, boolean withSynonyms,
                                boolean withDocumentation) {
-        byte source = set ? DescribeConfigsResponse.SOURCE_STATIC_BROKER_CONFIG : DescribeConfigsResponse.SOURCE_DEFAULT_CONFIG;
+        byte source = set ? DescribeConfigsResponse.SOURCE_STATIC_BROKER_CONFIG
+            : DescribeConfigsResponse.SOURCE_DEFAULT_CONFIG;
         List<Synonym> synonyms = withSynonyms ? List.of(new Synonym(key.name, value, source)) : List.of();
         return new Entry(key.name, value, true, source, false, synonyms, DescribeConfigsHandler.kafkaType(key.type),
             withDocumentation ? key.documentation : null);

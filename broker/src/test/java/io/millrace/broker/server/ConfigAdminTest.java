@@ -153,6 +153,27 @@ public class ConfigAdminTest {
     }
 
     @Test
+    public void segmentSizeAndFlushPolicyChangesApplyFromTheNextAppend() throws Exception {
+        String topic = "rolling";
+        CLUSTER.createTopic(topic, 1, Map.of());
+        int leader = CLUSTER.broker(0).cluster().metadata().snapshot().leader(topic, 0);
+        Log log = CLUSTER.broker(leader).logManager().getLog(topic, 0).orElseThrow();
+        produce(topic, 10, 200);
+        assertEquals(1, log.numberOfSegments());
+        assertEquals("nothing fsynced at the default flush policy", 0, log.recoveryPoint());
+
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            alter(admin, new ConfigResource(ConfigResource.Type.TOPIC, topic), set("segment.bytes", "1024"),
+                set("flush.messages", "1"));
+            awaitLogs(topic, c -> c.segmentBytes() == 1024 && c.flushMessages() == 1);
+        }
+        produce(topic, 10, 200);
+        assertTrue("the full active segment rolled, then every 1024 bytes: " + log.numberOfSegments(),
+            log.numberOfSegments() >= 3);
+        assertEquals("with flush.messages=1 an acknowledged record is fsynced", log.logEndOffset(), log.recoveryPoint());
+    }
+
+    @Test
     public void aLoweredMaxMessageBytesRefusesABiggerBatchUntilItIsDeletedAgain() throws Exception {
         String topic = "small-messages";
         CLUSTER.createTopic(topic, 1, Map.of());
