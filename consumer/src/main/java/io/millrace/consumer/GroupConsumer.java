@@ -165,6 +165,8 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
      * Subscribes to each topic with the given number of streams and joins the group. Returns, per
      * topic, its streams; the group's partitions of the topic are spread over the streams of every
      * member. May be called once.
+     *
+     * @throws KafkaProtocolGroupException when the group id is in use by Kafka-protocol consumers
      */
     public Map<String, List<MessageStream<K, V>>> createMessageStreams(Map<String, Integer> streamsPerTopic) {
         Map<String, List<MessageStream<K, V>>> byTopic = new LinkedHashMap<>();
@@ -177,6 +179,8 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
     /**
      * Subscribes to every topic whose whole name matches {@code regex} (internal topics, starting with
      * "__", excepted), now or later, with {@code streams} streams shared by all of them. May be called once.
+     *
+     * @throws KafkaProtocolGroupException when the group id is in use by Kafka-protocol consumers
      */
     public List<MessageStream<K, V>> createMessageStreamsByFilter(String regex, int streams) {
         Pattern.compile(regex);   // fail here, not in the rebalance, when it does not compile
@@ -205,6 +209,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         if (registration != null) {
             throw new IllegalStateException("This consumer has subscribed already: " + registration.subscription());
         }
+        registry.checkNoKafkaMembers();
         registration = me;
         rebalancer = new Rebalancer(registry, me, new SubscribedPartitions(metadata,
             config.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG)), queues, fetchers, offsets, config);

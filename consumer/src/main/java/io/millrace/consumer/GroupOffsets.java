@@ -5,6 +5,11 @@ import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
 import io.millrace.consumer.internals.ConsumerRegistration;
 import io.millrace.consumer.internals.GroupRegistry;
+import io.millrace.consumer.internals.KafkaGroupClient;
+import io.millrace.common.client.Metadata;
+import io.millrace.common.client.NetworkClient;
+import java.util.HashMap;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,11 +22,13 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
- * Looks at and moves a consumer group's offsets from outside the group: the groups registered in
- * ZooKeeper, each partition's committed offset, log end offset, lag and owner, and resetting a
- * group's offsets of a topic to the earliest, the latest or the first offset at a time. A reset is
- * refused while the group has live members (they would overwrite it with their next commit), as
- * Kafka's tool does. Needs {@code zookeeper.connect}; finds the brokers through
+ * Looks at and moves a consumer group's offsets from outside the group: the groups of the offset
+ * registry in ZooKeeper, of both kinds (the ZooKeeper group consumer's, and Kafka-protocol groups
+ * coordinated by the brokers, whose members come from their coordinator's DescribeGroups), each
+ * partition's committed offset, log end offset, lag and owner, and resetting a group's offsets of a
+ * topic to the earliest, the latest or the first offset at a time. A reset or a deletion is refused
+ * while the group has live members of either kind (they would overwrite it with their next commit),
+ * as Kafka's tool does. Needs {@code zookeeper.connect}; finds the brokers through
  * {@code bootstrap.servers} or the broker registry. Thread-safe.
  */
 public final class GroupOffsets implements AutoCloseable {
@@ -36,7 +43,10 @@ public final class GroupOffsets implements AutoCloseable {
     }
 
     private final CuratorFramework curator;
+    private final NetworkClient client;
+    private final Metadata metadata;
     private final PartitionReader reader;
+    private final KafkaGroupClient kafkaGroups;
 
     public GroupOffsets(ConsumerConfig config) {
         String zookeeper = config.getString(CommonClientConfigs.ZOOKEEPER_CONNECT_CONFIG);
@@ -58,7 +68,11 @@ public final class GroupOffsets implements AutoCloseable {
             curator.close();
             throw new io.millrace.common.errors.TimeoutException("Interrupted while connecting to ZooKeeper");
         }
-        this.reader = new PartitionReader(config);
+        this.client = new NetworkClient(CommonClientConfigs.networkOptions(config, "millrace-consumer-groups"));
+        this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config),
+            config.getLong(CommonClientConfigs.RETRY_BACKOFF_MS_CONFIG), config.getLong(CommonClientConfigs.METADATA_MAX_AGE_MS_CONFIG));
+        this.reader = new PartitionReader(config, client, metadata);
+        this.kafkaGroups = new KafkaGroupClient(client, metadata, config.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG));
     }
 
     public List<String> groups() {
@@ -70,8 +84,25 @@ public final class GroupOffsets implements AutoCloseable {
         return new GroupRegistry(curator, group).members().keySet();
     }
 
-    /** Every partition of every topic the group has committed offsets for or its members subscribe to by name. */
-    public List<PartitionLag> describe(String group) {
+    /**
+     * The group as a group of Kafka's protocol: described by its coordinator while it has members of
+     * that protocol, Empty when it has had some (or committed through a broker) and has none now;
+     * empty for a group of the ZooKeeper group consumer.
+     */
+    public Optional<KafkaGroupDescription> kafkaGroup(String group) {
+        GroupRegistry registry = new GroupRegistry(curator, group);
+        if (registry.hasKafkaMembers()) {
+            return Optional.of(kafkaGroups.describe(group));
+        }
+        return registry.isKafkaGroup() ? Optional.of(new KafkaGroupDescription(group, "Empty", "", -1, List.of()))
+            : Optional.empty();
+    }
+
+    /**
+     * Every partition of every topic the group has committed offsets for or its members subscribe to
+     * by name (a ZooKeeper group) or are assigned (a Kafka-protocol group, from {@code kafkaGroup}).
+     */
+    public List<PartitionLag> describe(String group, Optional<KafkaGroupDescription> kafkaGroup) {
         GroupRegistry registry = new GroupRegistry(curator, group);
         Set<String> topics = new TreeSet<>(registry.topicsWithOffsets());
         for (ConsumerRegistration member : registry.members().values()) {
@@ -79,16 +110,26 @@ public final class GroupOffsets implements AutoCloseable {
                 topics.addAll(member.subscription().keySet());
             }
         }
+        Map<TopicPartition, String> kafkaOwners = new HashMap<>();
+        kafkaGroup.ifPresent(g -> g.members().forEach(m -> m.assignment().forEach(tp -> {
+            kafkaOwners.put(tp, m.owner());
+            topics.add(tp.topic());
+        })));
         List<PartitionLag> rows = new ArrayList<>();
         for (String topic : topics) {
             List<TopicPartition> partitions = partitionsOf(topic);
             Map<TopicPartition, Long> ends = reader.offsets(partitions, ListOffsetsRequest.LATEST_TIMESTAMP);
             for (TopicPartition tp : partitions) {
-                rows.add(new PartitionLag(topic, tp.partition(), registry.committedOffset(tp).orElse(-1),
-                    ends.get(tp), registry.owner(tp)));
+                String owner = kafkaOwners.containsKey(tp) ? kafkaOwners.get(tp) : registry.owner(tp);
+                rows.add(new PartitionLag(topic, tp.partition(), registry.committedOffset(tp).orElse(-1), ends.get(tp), owner));
             }
         }
         return rows;
+    }
+
+    /** As {@link #describe(String, Optional)}, looking the group up as Kafka's first. */
+    public List<PartitionLag> describe(String group) {
+        return describe(group, kafkaGroup(group));
     }
 
     /**
@@ -118,6 +159,7 @@ public final class GroupOffsets implements AutoCloseable {
             throw new IllegalStateException("Group " + group + " has live members " + members
                 + "; stop them before resetting its offsets");
         }
+        refuseKafkaMembers(registry, group, "resetting its offsets");
         offsets.forEach(registry::commit);
     }
 
@@ -131,7 +173,19 @@ public final class GroupOffsets implements AutoCloseable {
         if (!registry.members().isEmpty()) {
             throw new IllegalStateException("Group " + group + " has live members " + registry.members().keySet());
         }
+        refuseKafkaMembers(registry, group, "deleting it");
         registry.deleteGroup();
+    }
+
+    /**
+     * Refuses while the group has Kafka-protocol members: their coordinator's marker is there and
+     * the coordinator names members (a marker outlives the last member by a moment).
+     */
+    private void refuseKafkaMembers(GroupRegistry registry, String group, String what) {
+        if (registry.hasKafkaMembers() && !kafkaGroups.describe(group).members().isEmpty()) {
+            throw new IllegalStateException("Group " + group + " has live members of Kafka's group protocol; stop them "
+                + "before " + what);
+        }
     }
 
     private List<TopicPartition> partitionsOf(String topic) {
@@ -146,6 +200,8 @@ public final class GroupOffsets implements AutoCloseable {
     @Override
     public void close() {
         reader.close();
+        metadata.close();
+        client.close();
         curator.close();
     }
 }

@@ -11,6 +11,8 @@ package io.millrace.consumer.internals;
  *       group_host-1700000000000-1a2b3c4d-0
  *   offsets/&lt;topic&gt;/&lt;partition&gt;         persistent  the next offset to consume, as text (the offset registry)
  *       4711
+ *   kafka-members                        EPHEMERAL   the broker coordinating the group's Kafka-protocol members, while
+ *       {"version":1,"broker":0}                     it has any (read here: such a group is not joined)
  * </pre>
  */
 public final class GroupPaths {
@@ -41,6 +43,11 @@ public final class GroupPaths {
 
     public String owner(String topic, int partition) {
         return owners() + "/" + topic + "/" + partition;
+    }
+
+    /** Present while the group has members of Kafka's protocol, written by their coordinator. */
+    public String kafkaMembers() {
+        return group() + "/kafka-members";
     }
 
     public String offsets() {

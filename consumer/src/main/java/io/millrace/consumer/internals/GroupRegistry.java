@@ -1,6 +1,7 @@
 package io.millrace.consumer.internals;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.consumer.KafkaProtocolGroupException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,14 @@ public final class GroupRegistry {
         return paths;
     }
 
-    /** Writes this consumer's registration, replacing one a previous session of ours left behind. */
+    /**
+     * Writes this consumer's registration, replacing one a previous session of ours left behind. The
+     * registration is written before the group is checked for Kafka-protocol members, as their
+     * coordinator marks the group before it checks for registrations, so of two racing joins at
+     * least one sees the other.
+     *
+     * @throws KafkaProtocolGroupException when the group has members of Kafka's protocol
+     */
     public void register(ConsumerRegistration registration) {
         String path = paths.id(registration.consumerId());
         call("register " + path, () -> {
@@ -47,6 +55,33 @@ public final class GroupRegistry {
             return curator.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
                 .forPath(path, registration.toJson());
         });
+        try {
+            checkNoKafkaMembers();
+        } catch (KafkaProtocolGroupException e) {
+            unregister(registration.consumerId());
+            throw e;
+        }
+    }
+
+    /** Whether the group has members of Kafka's protocol now (their coordinator's marker is there). */
+    public boolean hasKafkaMembers() {
+        return dataOrNull(paths.kafkaMembers()) != null;
+    }
+
+    /** Whether the group has been a Kafka-protocol group (its coordinator keeps a kafka-group node). */
+    public boolean isKafkaGroup() {
+        return dataOrNull(paths.group() + "/kafka-group") != null;
+    }
+
+    /** @throws KafkaProtocolGroupException when the group has members of Kafka's protocol */
+    public void checkNoKafkaMembers() {
+        byte[] marker = dataOrNull(paths.kafkaMembers());
+        if (marker != null) {
+            String group = paths.group().substring(GroupPaths.CONSUMERS.length() + 1);
+            throw new KafkaProtocolGroupException("Group " + group + " has members of Kafka's group protocol, "
+                + "coordinated by a broker (" + paths.kafkaMembers() + ": " + new String(marker, StandardCharsets.UTF_8)
+                + "); a group id is of one kind at a time: stop those consumers or use another group id");
+        }
     }
 
     /** Whether this session's registration of {@code consumerId} is in place (it is gone after a lost session). */

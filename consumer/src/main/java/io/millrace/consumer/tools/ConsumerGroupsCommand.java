@@ -6,6 +6,7 @@ import io.millrace.common.protocol.message.ListOffsetsRequest;
 import io.millrace.consumer.ConsumerConfig;
 import io.millrace.consumer.GroupOffsets;
 import io.millrace.consumer.GroupOffsets.PartitionLag;
+import io.millrace.consumer.KafkaGroupDescription;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -14,23 +15,27 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code bin/millrace consumer-groups}: the consumer groups registered in ZooKeeper. {@code --list}
- * names them; {@code --describe --group G} shows each partition's committed offset, log end offset,
- * lag and owner; {@code --reset-offsets --group G --topic T --to-earliest|--to-latest|--to-datetime
- * ISO8601} prints the new offsets and, with {@code --execute}, writes them (refused while the group
- * has live members).
+ * {@code bin/millrace consumer-groups}: the consumer groups of the offset registry in ZooKeeper, both
+ * the ZooKeeper group consumer's and Kafka-protocol groups. {@code --list} names them; {@code
+ * --describe --group G} shows each partition's committed offset, log end offset, lag and owner (for a
+ * Kafka-protocol group, a line with its state and assignor first, and as owner the member its
+ * coordinator says is assigned the partition); {@code --reset-offsets --group G --topic T
+ * --to-earliest|--to-latest|--to-datetime ISO8601} prints the new offsets and, with {@code
+ * --execute}, writes them; {@code --delete --group G} removes the group and its offsets (both
+ * refused while the group has live members of either kind).
  */
 public final class ConsumerGroupsCommand {
 
     private static final Set<String> OPTIONS = Set.of("--zookeeper", "--bootstrap-server", "--group", "--topic",
         "--to-datetime");
-    private static final Set<String> FLAGS = Set.of("--list", "--describe", "--reset-offsets", "--to-earliest",
-        "--to-latest", "--execute");
+    private static final Set<String> FLAGS = Set.of("--list", "--describe", "--reset-offsets", "--delete",
+        "--to-earliest", "--to-latest", "--execute");
     static final String USAGE = "Usage: consumer-groups --zookeeper HOST:PORT [--bootstrap-server HOST:PORT] "
-        + "(--list | --describe --group G | --reset-offsets --group G --topic T "
+        + "(--list | --describe --group G | --delete --group G | --reset-offsets --group G --topic T "
         + "(--to-earliest | --to-latest | --to-datetime 2024-01-31T12:00:00Z) [--execute])";
     private static final String ROW = "%-24s %-10s %-15s %-15s %-8s %s%n";
 
@@ -51,8 +56,10 @@ public final class ConsumerGroupsCommand {
                     describe(groups, parsed.require("--group"), out);
                 } else if (parsed.has("--reset-offsets")) {
                     return reset(groups, parsed, out, err);
+                } else if (parsed.has("--delete")) {
+                    return delete(groups, parsed.require("--group"), out, err);
                 } else {
-                    throw new ToolArgs.UsageException("Give one of --list, --describe, --reset-offsets");
+                    throw new ToolArgs.UsageException("Give one of --list, --describe, --reset-offsets, --delete");
                 }
             }
             return 0;
@@ -76,8 +83,13 @@ public final class ConsumerGroupsCommand {
     }
 
     private static void describe(GroupOffsets groups, String group, PrintStream out) {
+        Optional<KafkaGroupDescription> kafkaGroup = groups.kafkaGroup(group);
+        kafkaGroup.ifPresent(g -> out.printf("Group %s: Kafka's group protocol, %s%s%s, %d member%s%n", group, g.state(),
+            g.protocol().isEmpty() ? "" : ", assignor " + g.protocol(),
+            g.coordinator() < 0 ? "" : ", coordinator broker " + g.coordinator(),
+            g.members().size(), g.members().size() == 1 ? "" : "s"));
         out.printf(ROW, "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG", "OWNER");
-        for (PartitionLag row : groups.describe(group)) {
+        for (PartitionLag row : groups.describe(group, kafkaGroup)) {
             out.printf(ROW, row.topic(), row.partition(), row.committedOffset() < 0 ? "-" : row.committedOffset(),
                 row.logEndOffset(), row.lag() < 0 ? "-" : row.lag(), row.owner() == null ? "-" : row.owner());
         }
@@ -100,6 +112,21 @@ public final class ConsumerGroupsCommand {
             return 1;
         }
         out.println("Reset the offsets of group " + group + " for " + plan.size() + " partitions of " + topic);
+        return 0;
+    }
+
+    private static int delete(GroupOffsets groups, String group, PrintStream out, PrintStream err) {
+        if (!groups.groups().contains(group)) {
+            err.println("Group " + group + " does not exist");
+            return 1;
+        }
+        try {
+            groups.deleteGroup(group);
+        } catch (IllegalStateException e) {
+            err.println(e.getMessage());
+            return 1;
+        }
+        out.println("Deleted group " + group + " and its committed offsets");
         return 0;
     }
 
