@@ -28,7 +28,10 @@ import org.slf4j.LoggerFactory;
  * (delayed JoinGroup answers complete there when the rebalance timeout passes, and members past
  * their session timeout are removed) and drops the groups whose coordinator has moved to another
  * broker, answering their waiting members NOT_COORDINATOR so they look for the new one. ZooKeeper
- * reads and writes run on one thread of their own, never on a request thread.
+ * reads and writes run on one thread of their own, never on a request thread: commits, the group
+ * admin APIs' reads and deletions, the {@code kafka-members} markers that keep a group id of one
+ * kind ({@link GroupMarkers}) and, every {@code offsets.retention.check.interval.ms}, offset
+ * retention ({@link OffsetRetention}).
  */
 public final class GroupCoordinator implements AutoCloseable {
 

@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * fencing by generation (see {@link ClassicGroup#checkCommit}). Partitions of unknown topics get
  * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value #MAX_METADATA_CHARS} characters
  * OFFSET_METADATA_TOO_LARGE (Kafka's {@code offset.metadata.max.bytes}); the others are written
- * together. The retention time of versions 2-4 is ignored: committed offsets do not expire yet.
+ * together. The retention time of versions 2-4 is ignored, as Kafka 2.1+ ignores it: offsets
+ * expire by the broker's {@code offsets.retention.minutes} (see {@link OffsetRetention}). The first
+ * commit of a group through this broker also writes its {@code kafka-group} node (see
+ * {@link GroupNodes}), which makes the group's offsets subject to retention.
  */
 public final class OffsetCommitHandler implements ApiHandler {
 
