@@ -1,22 +1,27 @@
 package io.millrace.broker.cluster;
 
+import java.util.List;
 import java.util.Map;
 
 /**
- * A topic creation or deletion request znode as read back from ZooKeeper. {@code error} is null
- * while the request is pending, and an {@link AdminError} name once the controller rejected it.
+ * A topic creation, deletion or partition increase request znode as read back from ZooKeeper.
+ * {@code error} is null while the request is pending, and an {@link AdminError} name once the
+ * controller rejected it.
  *
- * @param partitions the requested partition count; 0 for deletions
+ * @param partitions the requested partition count (for a partition increase, the new total); 0 for deletions
+ * @param assignment for a partition increase, the broker of each new partition in partition order,
+ *     or empty to let the controller place them
  * @param creationZxid identifies this request among successive ones for the same topic
  * @param version the znode's data version, for conditional updates
  */
-record AdminRequest(Kind kind, String topic, int partitions, Map<String, String> config,
+record AdminRequest(Kind kind, String topic, int partitions, Map<String, String> config, List<Integer> assignment,
                     String error, String message, long creationZxid, int version) {
 
-    enum Kind { CREATE, DELETE }
+    enum Kind { CREATE, DELETE, CREATE_PARTITIONS }
 
     AdminRequest {
         config = Map.copyOf(config);
+        assignment = List.copyOf(assignment);
     }
 
     boolean isPending() {
@@ -24,6 +29,22 @@ record AdminRequest(Kind kind, String topic, int partitions, Map<String, String>
     }
 
     String path() {
-        return kind == Kind.CREATE ? ClusterPaths.createTopicRequest(topic) : ClusterPaths.deleteTopicRequest(topic);
+        return path(kind, topic);
+    }
+
+    static String path(Kind kind, String topic) {
+        return switch (kind) {
+            case CREATE -> ClusterPaths.createTopicRequest(topic);
+            case DELETE -> ClusterPaths.deleteTopicRequest(topic);
+            case CREATE_PARTITIONS -> ClusterPaths.createPartitionsRequest(topic);
+        };
+    }
+
+    /** The kind of request a znode under one of the request directories is. */
+    static Kind kindOf(String path) {
+        if (path.startsWith(ClusterPaths.CREATE_TOPIC_REQUESTS + "/")) {
+            return Kind.CREATE;
+        }
+        return path.startsWith(ClusterPaths.DELETE_TOPIC_REQUESTS + "/") ? Kind.DELETE : Kind.CREATE_PARTITIONS;
     }
 }

@@ -161,7 +161,7 @@ final class AdminRequestWatch {
     }
 
     private AdminRequest parse(byte[] data, Stat stat) {
-        AdminRequest.Kind kind = path.startsWith(ClusterPaths.CREATE_TOPIC_REQUESTS) ? AdminRequest.Kind.CREATE : AdminRequest.Kind.DELETE;
+        AdminRequest.Kind kind = AdminRequest.kindOf(path);
         String topic = path.substring(path.lastIndexOf('/') + 1);
         return ClusterJson.parseRequest(kind, topic, data, stat.getCzxid(), stat.getVersion());
     }

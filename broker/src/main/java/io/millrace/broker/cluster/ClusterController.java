@@ -6,6 +6,7 @@ import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * requests under {@code /millrace/admin}. For a creation it assigns the partitions round-robin
  * over the live brokers and, in one ZooKeeper transaction, writes the topic's configuration and
  * assignment and deletes the request; for a deletion it deletes the assignment, the configuration
- * and the request. A request it cannot carry out it marks with the error, for the requester.
+ * and the request; for a partition increase it rewrites the assignment with the new partitions
+ * added (at the version it read, so a concurrent change makes it read again) and deletes the
+ * request. A request it cannot carry out it marks with the error, for the requester.
  * A newly elected controller first works through every request already pending.
  *
  * <p><b>Fencing.</b> Each write is a transaction that starts by checking that our latch znode
@@ -141,6 +144,9 @@ final class ClusterController implements AutoCloseable {
             for (String topic : client.getChildren().forPath(ClusterPaths.DELETE_TOPIC_REQUESTS)) {
                 retrying(AdminRequest.Kind.DELETE, topic);
             }
+            for (String topic : client.getChildren().forPath(ClusterPaths.CREATE_PARTITIONS_REQUESTS)) {
+                retrying(AdminRequest.Kind.CREATE_PARTITIONS, topic);
+            }
         } catch (LostLeadership e) {
             log.info("Broker {} stopped controller work: {}", brokerId, e.getMessage());
         } catch (Exception e) {
@@ -160,7 +166,7 @@ final class ClusterController implements AutoCloseable {
 
     /** Returns false when the state moved under us and the request should be read again. */
     private boolean handle(AdminRequest.Kind kind, String topic) throws Exception {
-        String path = kind == AdminRequest.Kind.CREATE ? ClusterPaths.createTopicRequest(topic) : ClusterPaths.deleteTopicRequest(topic);
+        String path = AdminRequest.path(kind, topic);
         Stat stat = new Stat();
         byte[] data = dataOrNull(path, stat);
         if (data == null) {
@@ -171,7 +177,11 @@ final class ClusterController implements AutoCloseable {
             return true;
         }
         try {
-            List<CuratorOp> ops = kind == AdminRequest.Kind.CREATE ? creation(request) : deletion(request);
+            List<CuratorOp> ops = switch (kind) {
+                case CREATE -> creation(request);
+                case DELETE -> deletion(request);
+                case CREATE_PARTITIONS -> partitionIncrease(request);
+            };
             return commit(ops, kind + " " + topic);
         } catch (MillraceException e) {
             return reject(request, data, e);
@@ -200,6 +210,26 @@ final class ClusterController implements AutoCloseable {
             fence(),
             leftoverConfig ? op.setData().forPath(configPath, config) : op.create().withMode(CreateMode.PERSISTENT).forPath(configPath, config),
             op.create().withMode(CreateMode.PERSISTENT).forPath(ClusterPaths.topic(topic), ClusterJson.topic(assignment)),
+            op.delete().withVersion(request.version()).forPath(request.path()));
+    }
+
+    private List<CuratorOp> partitionIncrease(AdminRequest request) throws Exception {
+        String topic = request.topic();
+        TopicNames.validate(topic);
+        Stat topicStat = new Stat();
+        byte[] data = dataOrNull(ClusterPaths.topic(topic), topicStat);
+        if (data == null) {
+            throw new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist");
+        }
+        SortedMap<Integer, Integer> assignment = new TreeMap<>(ClusterJson.parseTopic(data));
+        SortedMap<Integer, Integer> added = assigner.assignAdditional(assignment, request.partitions(), request.assignment(),
+            liveBrokers());
+        log.info("Controller {} adds partitions to topic {}: partition -> broker {}", brokerId, topic, added);
+        assignment.putAll(added);
+        TransactionOp op = client.transactionOp();
+        return List.of(
+            fence(),
+            op.setData().withVersion(topicStat.getVersion()).forPath(ClusterPaths.topic(topic), ClusterJson.topic(assignment)),
             op.delete().withVersion(request.version()).forPath(request.path()));
     }
 

@@ -2,10 +2,13 @@ package io.millrace.broker.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.millrace.common.errors.MillraceException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -91,6 +94,14 @@ final class ClusterJson {
         return bytes(json);
     }
 
+    static byte[] createPartitionsRequest(int partitions, List<Integer> assignment) {
+        ObjectNode json = versioned();
+        json.put("partitions", partitions);
+        ArrayNode brokers = json.putArray("assignment");
+        assignment.forEach(brokers::add);
+        return bytes(json);
+    }
+
     static byte[] deleteRequest() {
         return bytes(versioned());
     }
@@ -127,8 +138,19 @@ final class ClusterJson {
         } catch (MalformedZNodeException e) {
             config = Map.of();
         }
-        return new AdminRequest(kind, topic, json.path("partitions").asInt(0), config,
+        return new AdminRequest(kind, topic, json.path("partitions").asInt(0), config, brokerList(json.path("assignment")),
             error.isTextual() ? error.asText() : null, json.path("message").asText(""), czxid, version);
+    }
+
+    /** A JSON array of broker ids; empty when absent or not an array of integers (the controller then rejects a bad count). */
+    private static List<Integer> brokerList(JsonNode json) {
+        List<Integer> ids = new ArrayList<>();
+        if (json.isArray()) {
+            for (JsonNode id : json) {
+                ids.add(id.canConvertToInt() ? id.asInt() : -1);
+            }
+        }
+        return ids;
     }
 
     /** Block ends as strings, as Kafka's ZooKeeper-era brokers write them. */

@@ -23,6 +23,9 @@ import java.util.OptionalInt;
  *       + "error","message" once the controller rejects it
  *   admin/delete-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1}  + "error","message" once the controller rejects it
+ *   admin/create-partitions/&lt;topic&gt;           EPHEMERAL   the requesting broker
+ *       {"version":1,"partitions":6,"assignment":[2,0]}   the new partition count; the broker
+ *       of each new partition, or [] for the controller to choose; + "error","message" as above
  *   latest_producer_id_block                     persistent  any broker taking a block of producer ids
  *       {"version":1,"broker":2,"block_start":"1000","block_end":"1999"}
  *       the last block handed out; the next starts at block_end + 1. Created by the first
@@ -44,13 +47,14 @@ public final class ClusterPaths {
     public static final String TOPIC_CONFIGS = ROOT + "/config/topics";
     public static final String CREATE_TOPIC_REQUESTS = ROOT + "/admin/create-topics";
     public static final String DELETE_TOPIC_REQUESTS = ROOT + "/admin/delete-topics";
+    public static final String CREATE_PARTITIONS_REQUESTS = ROOT + "/admin/create-partitions";
     /** The last block of producer ids handed out (Kafka's {@code /latest_producer_id_block}). */
     public static final String PRODUCER_ID_BLOCK = ROOT + "/latest_producer_id_block";
 
     /** The persistent directories, parents first; every broker makes sure they exist at startup. */
     public static final List<String> DIRECTORIES = List.of(
         ROOT, ROOT + "/brokers", BROKER_IDS, CONTROLLER, TOPICS, ROOT + "/config", TOPIC_CONFIGS,
-        ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS);
+        ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS, CREATE_PARTITIONS_REQUESTS);
 
     /** Curator's LeaderLatch names its nodes {@code <protection prefix>latch-<sequence>}. */
     private static final String LATCH_MARKER = "latch-";
@@ -76,6 +80,10 @@ public final class ClusterPaths {
 
     public static String deleteTopicRequest(String topic) {
         return DELETE_TOPIC_REQUESTS + "/" + topic;
+    }
+
+    public static String createPartitionsRequest(String topic) {
+        return CREATE_PARTITIONS_REQUESTS + "/" + topic;
     }
 
     /** The last segment of {@code path} when its parent is exactly {@code directory}, else null. */

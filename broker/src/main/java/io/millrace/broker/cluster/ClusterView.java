@@ -76,6 +76,11 @@ final class ClusterView {
         if ((name = ClusterPaths.childOf(ClusterPaths.DELETE_TOPIC_REQUESTS, path)) != null) {
             return update(deleteRequests, name, node == null ? null : request(AdminRequest.Kind.DELETE, name, node));
         }
+        if ((name = ClusterPaths.childOf(ClusterPaths.CREATE_PARTITIONS_REQUESTS, path)) != null) {
+            // Kept with the creations under its path, not its topic name: the view only needs them
+            // to tell the controller that requests are pending.
+            return update(createRequests, path, node == null ? null : request(AdminRequest.Kind.CREATE_PARTITIONS, name, node));
+        }
         return false;
     }
 

@@ -5,7 +5,10 @@ import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -24,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The requesting side of topic administration, on every broker: checks what it can locally,
+ * The requesting side of topic administration (creations, deletions, partition increases), on every broker: checks what it can locally,
  * writes an ephemeral request znode for the controller, follows that znode to learn the outcome
  * (see {@link AdminRequestWatch}) and completes once this broker's metadata cache shows the
  * result. Creating a request znode that already exists is how two concurrent creations of one
@@ -73,7 +77,7 @@ final class TopicAdmin implements AutoCloseable {
             if (client.checkExists().forPath(ClusterPaths.topic(topic)) != null) {
                 throw new TopicExistsException("Topic '" + topic + "' already exists");
             }
-            if (!place(AdminRequest.Kind.CREATE, topic, request, -1, result, timeout)) {
+            if (!place(AdminRequest.Kind.CREATE, topic, request, requestZxid -> createdAfter(topic, requestZxid), result, timeout)) {
                 throw new TopicExistsException("Topic '" + topic + "' is already being created");
             }
         });
@@ -92,10 +96,49 @@ final class TopicAdmin implements AutoCloseable {
             if (stat == null) {
                 throw new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist");
             }
-            if (!place(AdminRequest.Kind.DELETE, topic, ClusterJson.deleteRequest(), stat.getCzxid(), result, timeout)) {
+            if (!place(AdminRequest.Kind.DELETE, topic, ClusterJson.deleteRequest(), requestZxid -> gone(topic, stat.getCzxid()),
+                result, timeout)) {
                 // Someone else asked first; as Kafka does, wait for that deletion rather than fail.
                 log.debug("A deletion of {} is already pending; waiting for it", topic);
                 awaitVisible(result, gone(topic, stat.getCzxid()), timeout, "Topic '" + topic + "' was not deleted");
+            }
+        });
+        return result;
+    }
+
+    /**
+     * Asks the controller to grow {@code topic} to {@code count} partitions, placed on the brokers of
+     * {@code assignment} (one per new partition) or, when it is empty, round-robin; completes once
+     * this broker's view shows them. The request is checked against this broker's view first (and
+     * by the controller again): with {@code validateOnly} that is all that happens.
+     */
+    CompletableFuture<Void> createPartitions(String topic, int count, List<Integer> assignment, boolean validateOnly,
+                                             Duration timeout) {
+        try {
+            TopicNames.validate(topic);
+            ClusterSnapshot snapshot = metadata.snapshot();
+            TopicMetadata current = snapshot.topic(topic)
+                .orElseThrow(() -> new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist"));
+            List<Integer> live = snapshot.liveBrokers().stream().map(BrokerInfo::id).toList();
+            PartitionAssigner.validateAddition(current.partitionCount(), count, assignment, live);
+        } catch (MillraceException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (validateOnly) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> result = track(new CompletableFuture<>());
+        byte[] request = ClusterJson.createPartitionsRequest(count, assignment);
+        run(result, () -> {
+            Stat stat = client.checkExists().forPath(ClusterPaths.topic(topic));
+            if (stat == null) {
+                throw new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist");
+            }
+            long topicZxid = stat.getCzxid();
+            if (!place(AdminRequest.Kind.CREATE_PARTITIONS, topic, request, requestZxid -> grown(topic, topicZxid, count),
+                result, timeout)) {
+                throw new ApiException(Errors.INVALID_REQUEST, "Another request is adding partitions to topic '" + topic
+                    + "'; try again once it is done");
             }
         });
         return result;
@@ -118,21 +161,21 @@ final class TopicAdmin implements AutoCloseable {
     }
 
     /**
-     * Writes the request znode and follows it; false when a request for the topic already exists.
+     * Writes the request znode and follows it; false when a request of this kind for the topic
+     * already exists.
      *
-     * @param topicZxid for a deletion, the creation zxid of the topic to delete
+     * @param visibleAfter given the request's creation zxid, what this broker's view must show for the request to be done
      */
-    private boolean place(AdminRequest.Kind kind, String topic, byte[] data, long topicZxid,
+    private boolean place(AdminRequest.Kind kind, String topic, byte[] data, LongFunction<Predicate<ClusterSnapshot>> visibleAfter,
                           CompletableFuture<Void> result, Duration timeout) throws Exception {
-        String path = kind == AdminRequest.Kind.CREATE ? ClusterPaths.createTopicRequest(topic) : ClusterPaths.deleteTopicRequest(topic);
+        String path = AdminRequest.path(kind, topic);
         Stat stat = new Stat();
         try {
             client.create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL).forPath(path, data);
         } catch (KeeperException.NodeExistsException e) {
             return false;
         }
-        Predicate<ClusterSnapshot> visible = kind == AdminRequest.Kind.CREATE ? createdAfter(topic, stat.getCzxid()) : gone(topic, topicZxid);
-        new AdminRequestWatch(client, metadata, thread, path, stat, visible, result, timeout).start();
+        new AdminRequestWatch(client, metadata, thread, path, stat, visibleAfter.apply(stat.getCzxid()), result, timeout).start();
         return true;
     }
 
@@ -155,6 +198,11 @@ final class TopicAdmin implements AutoCloseable {
     /** The incarnation of the topic created at {@code topicZxid} is no longer in the view. */
     static Predicate<ClusterSnapshot> gone(String topic, long topicZxid) {
         return snapshot -> snapshot.topic(topic).map(t -> t.creationZxid() != topicZxid).orElse(true);
+    }
+
+    /** The incarnation of the topic created at {@code topicZxid} has at least {@code count} partitions. */
+    static Predicate<ClusterSnapshot> grown(String topic, long topicZxid, int count) {
+        return snapshot -> snapshot.topic(topic).map(t -> t.creationZxid() == topicZxid && t.partitionCount() >= count).orElse(false);
     }
 
     /** Also checked by the controller, for requests written by others. */

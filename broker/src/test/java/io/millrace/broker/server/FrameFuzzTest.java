@@ -169,6 +169,9 @@ public class FrameFuzzTest {
             case DESCRIBE_CONFIGS -> new io.millrace.common.protocol.message.DescribeConfigsRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeConfigsRequest.Resource(
                     io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, null)), true, true);
+            case CREATE_PARTITIONS -> new io.millrace.common.protocol.message.CreatePartitionsRequest(List.of(
+                new io.millrace.common.protocol.message.CreatePartitionsRequest.CreatePartitionsTopic("fuzz-absent", 2, null)),
+                1_000, true);
             // an absent topic, so that a mutated offset deletes nothing the other seeds read
             case DELETE_RECORDS -> new io.millrace.common.protocol.message.DeleteRecordsRequest(List.of(
                 new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsTopic("fuzz-absent", List.of(

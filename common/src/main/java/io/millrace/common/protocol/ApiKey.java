@@ -31,8 +31,7 @@ public enum ApiKey {
     DELETE_TOPICS(20, "DeleteTopics", 1, 6, 4),
     INIT_PRODUCER_ID(22, "InitProducerId", 0, 5, 2),
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
-    // parsed, not yet advertised: CreatePartitions' handler is still to come
-    CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2, false),
+    CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
     DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
     OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4),
     // served by the broker's group coordinator (classic protocol)

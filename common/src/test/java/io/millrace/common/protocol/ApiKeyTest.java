@@ -42,8 +42,8 @@ public class ApiKeyTest {
         }
     }
 
-    /** Parsed; its handler comes with the controller's partition additions. */
-    private static final Set<ApiKey> PARTITION_ADMIN_APIS = EnumSet.of(ApiKey.CREATE_PARTITIONS);
+    /** Parsed, but not served by the broker yet: none at the moment. */
+    private static final Set<ApiKey> PARTITION_ADMIN_APIS = EnumSet.noneOf(ApiKey.class);
 
     @Test
     public void theAdminApisStillToComeAreParsedButNotAdvertisedUntilTheBrokerHandlesThem() {
