@@ -1,0 +1,109 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Consumer groups as librdkafka runs them (kcat -G, confluent-kafka, every librdkafka binding):
+ * Confluent's Python client, installed from PyPI into a virtual environment under target/, runs
+ * balanced_consumers.py against two Millrace brokers, once per assignment strategy. The script
+ * checks every record is read exactly once across a member leaving, that the group is listed and
+ * described by librdkafka's admin client, and that the commits reach the log end.
+ *
+ * <p>Without python3, or with PyPI out of reach, the test is skipped with a reason: the check
+ * needs a client nobody here wrote, and there is no JVM binding of librdkafka.
+ */
+public class LibrdkafkaConsumerGroupIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LibrdkafkaConsumerGroupIT.class);
+
+    /** librdkafka 2.12 inside; pinned so that the build is repeatable. */
+    private static final String CONFLUENT_KAFKA = "confluent-kafka==2.12.2";
+    private static final int PARTITIONS = 6;
+
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 2,
+        Map.of("group.min.session.timeout.ms", 1_000));
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
+
+    private static Path python;
+
+    @BeforeClass
+    public static void installConfluentKafka() throws Exception {
+        Path venv = Path.of("target", "librdkafka-venv").toAbsolutePath();
+        Path bin = venv.resolve("bin").resolve("python");
+        if (!Files.isExecutable(bin)) {
+            Result created = run(List.of("python3", "-m", "venv", venv.toString()), 120);
+            assumeTrue("python3 with venv is needed: " + created.output, created.exit == 0);
+        }
+        Result installed = run(List.of(bin.toString(), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+            CONFLUENT_KAFKA), 300);
+        assumeTrue("pip could not install " + CONFLUENT_KAFKA + ": " + installed.output, installed.exit == 0);
+        python = bin;
+    }
+
+    @Test(timeout = 240_000)
+    public void librdkafkasRangeAndRoundRobinAssignorsReadEveryRecordOnce() throws Exception {
+        runScript("librdkafka-eager", "range,roundrobin");
+    }
+
+    @Test(timeout = 240_000)
+    public void librdkafkasCooperativeStickyAssignorReadsEveryRecordOnce() throws Exception {
+        runScript("librdkafka-cooperative", "cooperative-sticky");
+    }
+
+    private void runScript(String topic, String strategy) throws Exception {
+        CLUSTER.createTopic(topic, PARTITIONS, Map.of());
+        Path script = Path.of("target", "test-classes", "librdkafka", "balanced_consumers.py");
+        Result result = run(List.of(python.toString(), script.toString(), CLUSTER.bootstrapServers(), topic,
+            String.valueOf(PARTITIONS), strategy), 200);
+        LOG.info("balanced_consumers.py {}: {}", strategy, result.output);
+        assertEquals("balanced_consumers.py failed: " + result.output, 0, result.exit);
+        assertTrue(result.output, result.output.contains("\"records\": 4500"));
+    }
+
+    private record Result(int exit, String output) {
+    }
+
+    private static Result run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
+        // output to a file, not a pipe: a chatty process cannot block on a full pipe nobody reads yet
+        Path output = Files.createTempFile("librdkafka", ".out");
+        try {
+            Process process;
+            try {
+                process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true)
+                    .redirectOutput(output.toFile()).start();
+            } catch (IOException e) {
+                return new Result(-1, e.getMessage());
+            }
+            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return new Result(-1, "timed out after " + timeoutSeconds + " s: " + command + "\n"
+                    + Files.readString(output, StandardCharsets.UTF_8));
+            }
+            return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8).trim());
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+}
