@@ -11,18 +11,23 @@ import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.DeleteTopicsRequest;
 import io.millrace.common.protocol.message.DeleteTopicsResponse;
+import io.millrace.common.protocol.message.IncrementalAlterConfigsResponse;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
- * {@code bin/millrace topics}: creates, lists, describes and deletes topics over the Kafka protocol
- * (CreateTopics, Metadata, DeleteTopics), with the options of Kafka's {@code kafka-topics}, so it
- * works against Millrace and Apache Kafka brokers alike. {@code --zookeeper} finds the brokers in
+ * {@code bin/millrace topics}: creates, lists, describes, alters and deletes topics over the Kafka
+ * protocol (CreateTopics, Metadata, DescribeConfigs, IncrementalAlterConfigs, DeleteTopics), with the
+ * options of Kafka's {@code kafka-topics}, so it works against Millrace and Apache Kafka brokers
+ * alike. {@code --describe} shows each topic's overrides as {@code Configs:}; {@code --alter} changes
+ * them while the brokers run (as {@code kafka-configs --alter} does). {@code --zookeeper} finds the brokers in
  * the broker registry instead of {@code --bootstrap-server}.
  */
 public final class TopicsCommand {
@@ -32,6 +37,7 @@ public final class TopicsCommand {
         "  --create --topic T [--partitions N] [--replication-factor 1] [--config k=v ...]",
         "  --list",
         "  --describe [--topic T]",
+        "  --alter --topic T [--config k=v ...] [--delete-config k ...]",
         "  --delete --topic T");
     private static final int TIMEOUT_MS = 30_000;
 
@@ -77,7 +83,9 @@ public final class TopicsCommand {
             case CREATE -> create(options, client, anyBroker(cluster, bootstrap), out, err);
             case DELETE -> delete(options, client, anyBroker(cluster, bootstrap), out, err);
             case LIST -> list(cluster, out);
-            case DESCRIBE -> describe(options, cluster, out, err);
+            case DESCRIBE -> describe(options, cluster, configs(client, anyBroker(cluster, bootstrap), described(options,
+                cluster)), out, err);
+            case ALTER -> alter(options, client, anyBroker(cluster, bootstrap), out, err);
         };
     }
 
@@ -109,6 +117,24 @@ public final class TopicsCommand {
         return report(result.error(), result.errorMessage(), "Deleted topic " + options.topic() + ".", out, err);
     }
 
+    private static int alter(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+                             PrintStream err) throws InterruptedException {
+        IncrementalAlterConfigsResponse.Result result = await(TopicConfigCalls.alter(client, broker, options.topic(),
+            options.configs(), options.deleteConfigs(), TIMEOUT_MS + 5_000));
+        return report(result.error(), result.errorMessage(), "Updated config for topic " + options.topic() + ".", out,
+            err);
+    }
+
+    /** The topics' overrides, for describe; empty when the broker does not describe configurations. */
+    private static Map<String, Map<String, String>> configs(NetworkClient client, Node broker, List<String> topics)
+        throws InterruptedException {
+        try {
+            return await(TopicConfigCalls.overrides(client, broker, topics, TIMEOUT_MS + 5_000));
+        } catch (RuntimeException e) {
+            return Map.of();
+        }
+    }
+
     private static int report(Errors error, String message, String success, PrintStream out, PrintStream err) {
         if (error == Errors.NONE) {
             out.println(success);
@@ -123,16 +149,20 @@ public final class TopicsCommand {
         return 0;
     }
 
-    private static int describe(TopicsOptions options, Cluster cluster, PrintStream out, PrintStream err) {
-        List<String> topics = options.topic() == null ? new ArrayList<>(new TreeSet<>(cluster.topics()))
-            : List.of(options.topic());
-        for (String topic : topics) {
+    private static List<String> described(TopicsOptions options, Cluster cluster) {
+        return options.topic() == null ? new ArrayList<>(new TreeSet<>(cluster.topics())) : List.of(options.topic());
+    }
+
+    private static int describe(TopicsOptions options, Cluster cluster, Map<String, Map<String, String>> configs,
+                                PrintStream out, PrintStream err) {
+        for (String topic : described(options, cluster)) {
             List<PartitionInfo> partitions = cluster.partitionsForTopic(topic);
             if (partitions.isEmpty()) {
                 err.println("Error: topic '" + topic + "' does not exist");
                 return 1;
             }
-            out.println("Topic: " + topic + "\tPartitionCount: " + partitions.size() + "\tReplicationFactor: 1");
+            out.println("Topic: " + topic + "\tPartitionCount: " + partitions.size() + "\tReplicationFactor: 1"
+                + "\tConfigs: " + configText(configs.getOrDefault(topic, Map.of())));
             for (PartitionInfo p : partitions) {
                 String leader = p.leader() == null ? "none" : String.valueOf(p.leader().id());
                 out.println("\tTopic: " + topic + "\tPartition: " + p.partition() + "\tLeader: " + leader
@@ -140,6 +170,10 @@ public final class TopicsCommand {
             }
         }
         return 0;
+    }
+
+    private static String configText(Map<String, String> overrides) {
+        return overrides.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
     }
 
     private static <T> T await(java.util.concurrent.CompletableFuture<T> future) throws InterruptedException {

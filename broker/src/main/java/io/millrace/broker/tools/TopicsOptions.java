@@ -1,13 +1,17 @@
 package io.millrace.broker.tools;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The command line of {@link TopicsCommand}, spelled as Kafka's {@code kafka-topics} spells it. */
 record TopicsOptions(String bootstrapServer, String zookeeper, Action action, String topic, int partitions,
-                     short replicationFactor, Map<String, String> configs, boolean help) {
+                     short replicationFactor, Map<String, String> configs, List<String> deleteConfigs, boolean help) {
 
-    enum Action { CREATE, LIST, DESCRIBE, DELETE }
+    enum Action { CREATE, LIST, DESCRIBE, DELETE, ALTER }
+
+    private static final String ACTIONS = "Give one of --create, --list, --describe, --alter, --delete";
 
     /** Throws {@link IllegalArgumentException} with a message fit for the user. */
     static TopicsOptions parse(String[] args) {
@@ -19,6 +23,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
                 case "--list" -> b.action(Action.LIST);
                 case "--describe" -> b.action(Action.DESCRIBE);
                 case "--delete" -> b.action(Action.DELETE);
+                case "--alter" -> b.action(Action.ALTER);
                 case "-h", "--help" -> b.help = true;
                 default -> i = b.option(arg, args, i);
             }
@@ -34,11 +39,12 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
         int partitions = 1;
         short replicationFactor = 1;
         final Map<String, String> configs = new LinkedHashMap<>();
+        final List<String> deleteConfigs = new ArrayList<>();
         boolean help;
 
         void action(Action a) {
             if (action != null && action != a) {
-                throw new IllegalArgumentException("Give one of --create, --list, --describe, --delete");
+                throw new IllegalArgumentException(ACTIONS);
             }
             action = a;
         }
@@ -55,6 +61,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
                 case "--partitions" -> partitions = positive(name, value);
                 case "--replication-factor" -> replicationFactor = (short) positive(name, value);
                 case "--config" -> config(value);
+                case "--delete-config" -> deleteConfigs.add(value);
                 default -> throw new IllegalArgumentException("Unknown option " + name);
             }
             return i + 1;
@@ -82,19 +89,22 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
 
         TopicsOptions build() {
             if (help) {
-                return new TopicsOptions(null, null, null, null, 0, (short) 0, Map.of(), true);
+                return new TopicsOptions(null, null, null, null, 0, (short) 0, Map.of(), List.of(), true);
             }
             if (action == null) {
-                throw new IllegalArgumentException("Give one of --create, --list, --describe, --delete");
+                throw new IllegalArgumentException(ACTIONS);
             }
             if ((bootstrapServer == null) == (zookeeper == null)) {
                 throw new IllegalArgumentException("Give exactly one of --bootstrap-server and --zookeeper");
             }
-            if ((action == Action.CREATE || action == Action.DELETE) && topic == null) {
+            if (action != Action.LIST && action != Action.DESCRIBE && topic == null) {
                 throw new IllegalArgumentException("--" + action.name().toLowerCase() + " needs --topic");
             }
+            if (action == Action.ALTER && configs.isEmpty() && deleteConfigs.isEmpty()) {
+                throw new IllegalArgumentException("--alter needs --config k=v or --delete-config k");
+            }
             return new TopicsOptions(bootstrapServer, zookeeper, action, topic, partitions, replicationFactor,
-                Map.copyOf(configs), false);
+                Map.copyOf(configs), List.copyOf(deleteConfigs), false);
         }
     }
 }

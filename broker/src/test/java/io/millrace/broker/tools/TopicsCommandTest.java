@@ -68,6 +68,33 @@ public class TopicsCommandTest {
     }
 
     @Test
+    public void describeShowsATopicsOverridesAndAlterChangesThem() throws Exception {
+        String server = cluster.bootstrapServers();
+        assertEquals(0, run("--bootstrap-server", server, "--create", "--topic", "tuned", "--config",
+            "retention.ms=3600000").code());
+        Result described = run("--bootstrap-server", server, "--describe", "--topic", "tuned");
+        assertTrue(described.out(), described.out().startsWith(
+            "Topic: tuned\tPartitionCount: 1\tReplicationFactor: 1\tConfigs: retention.ms=3600000\n"));
+
+        Result altered = run("--bootstrap-server", server, "--alter", "--topic", "tuned", "--config", "segment.ms=600000",
+            "--config", "max.message.bytes=2000", "--delete-config", "retention.ms");
+        assertEquals(altered.err(), 0, altered.code());
+        assertEquals("Updated config for topic tuned.\n", altered.out());
+        described = run("--bootstrap-server", server, "--describe", "--topic", "tuned");
+        assertTrue(described.out(), described.out().contains("\tConfigs: max.message.bytes=2000,segment.ms=600000\n"));
+
+        Result bad = run("--bootstrap-server", server, "--alter", "--topic", "tuned", "--config", "retention.ms=soon");
+        assertEquals(1, bad.code());
+        assertTrue(bad.err(), bad.err().contains("INVALID_CONFIG") && bad.err().contains("retention.ms"));
+        Result missing = run("--bootstrap-server", server, "--alter", "--topic", "absent", "--config", "retention.ms=1");
+        assertEquals(1, missing.code());
+        assertTrue(missing.err(), missing.err().contains("UNKNOWN_TOPIC_OR_PARTITION"));
+        Result nothing = run("--bootstrap-server", server, "--alter", "--topic", "tuned");
+        assertEquals(2, nothing.code());
+        assertTrue(nothing.err(), nothing.err().contains("--alter needs --config"));
+    }
+
+    @Test
     public void badUsageExplainsItself() throws Exception {
         Result noAction = run("--bootstrap-server", cluster.bootstrapServers());
         assertEquals(2, noAction.code());
