@@ -174,16 +174,41 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed) {
+        return commit(groupId, committed, false);
+    }
+
+    /**
+     * Writes a commit. One from outside any group ({@code outsideTheGroup}: generation -1, e.g. an
+     * admin altering offsets) fails with {@link ZooKeeperMembersException} while ZooKeeper group
+     * consumers are registered in the group, as they would overwrite it and it theirs.
+     */
+    CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed,
+                                   boolean outsideTheGroup) {
         return CompletableFuture.runAsync(() -> {
             try {
+                if (outsideTheGroup && !nodes.zookeeperMembers(groupId).isEmpty()) {
+                    throw new ZooKeeperMembersException("Group " + groupId + " has members of Millrace's ZooKeeper "
+                        + "group consumer " + nodes.zookeeperMembers(groupId) + "; a commit from outside it is refused");
+                }
                 if (kafkaGroups.add(groupId)) {
                     nodes.ensureKafkaGroup(groupId);
                 }
                 offsets.commit(groupId, committed);
+            } catch (ZooKeeperMembersException e) {
+                throw e;
             } catch (Exception e) {
                 throw new IllegalStateException("Could not commit offsets of group " + groupId, e);
             }
         }, registryThread);
+    }
+
+    /** A group of ZooKeeper group consumers refused a Kafka-protocol commit. */
+    static final class ZooKeeperMembersException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ZooKeeperMembersException(String message) {
+            super(message);
+        }
     }
 
     /** The committed offsets of {@code partitions}, or of every partition the group has one for when null. */

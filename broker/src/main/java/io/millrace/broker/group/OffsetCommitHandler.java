@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * together. The retention time of versions 2-4 is ignored, as Kafka 2.1+ ignores it: offsets
  * expire by the broker's {@code offsets.retention.minutes} (see {@link OffsetRetention}). The first
  * commit of a group through this broker also writes its {@code kafka-group} node (see
- * {@link GroupNodes}), which makes the group's offsets subject to retention.
+ * {@link GroupNodes}), which makes the group's offsets subject to retention. A commit from outside
+ * any group (generation -1) to a group of ZooKeeper group consumers gets UNKNOWN_MEMBER_ID, Kafka's
+ * answer for a group that has members.
  */
 public final class OffsetCommitHandler implements ApiHandler {
 
@@ -64,12 +66,17 @@ public final class OffsetCommitHandler implements ApiHandler {
                 }
             }
         }
-        coordinator.commit(body.groupId(), writes).whenComplete((ok, failure) -> {
-            if (failure != null) {
+        coordinator.commit(body.groupId(), writes, body.generationId() < 0).whenComplete((ok, failure) -> {
+            Errors written = failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE;
+            if (failure != null && failure.getCause() instanceof GroupCoordinator.ZooKeeperMembersException refused) {
+                // Kafka's answer to a commit from outside a group that has members
+                LOG.warn("OffsetCommit refused: {}", refused.getMessage());
+                written = Errors.UNKNOWN_MEMBER_ID;
+            } else if (failure != null) {
                 LOG.warn("Could not commit offsets of group {}", body.groupId(), failure);
             }
-            Errors written = failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE;
-            request.respond(answer(body, tp -> errors.getOrDefault(tp, written)));
+            Errors result = written;
+            request.respond(answer(body, tp -> errors.getOrDefault(tp, result)));
         });
     }
 

@@ -41,6 +41,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.GroupSubscribedToTopicException;
 import org.apache.kafka.common.errors.InconsistentGroupProtocolException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.zookeeper.CreateMode;
@@ -54,7 +55,8 @@ import org.junit.rules.TestRule;
 /**
  * Kafka's AdminClient administering the consumer groups of one Millrace broker: listing, describing,
  * reading and altering offsets, deleting groups and offsets, the answers for unknown groups, and the
- * rule that a group id is of one kind at a time (Kafka's protocol or ZooKeeper's group consumer).
+ * rule that a group id is of one kind at a time (Kafka's protocol or ZooKeeper's group consumer):
+ * neither a member nor an admin's commit gets into a group of ZooKeeper group consumers.
  */
 public class KafkaGroupAdminTest {
 
@@ -319,6 +321,10 @@ public class KafkaGroupAdminTest {
         assertTrue(described.getMessage(), described.getMessage().contains("ZooKeeper group consumer"));
         Throwable deleted = cause(() -> get(admin.deleteConsumerGroups(List.of(group)).all()));
         assertTrue("got " + deleted, deleted instanceof GroupNotEmptyException);
+        Throwable altered = cause(() -> get(admin.alterConsumerGroupOffsets(group,
+            Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0))).all()));
+        assertTrue("got " + altered, altered instanceof UnknownMemberIdException);
+        assertFalse(exists("/millrace/consumers/" + group + "/offsets"));
         assertNull("not listed as a Kafka group", listed().get(group));
         Conditions.waitUntil(() -> !exists("/millrace/consumers/" + group + "/kafka-members"),
             "no marker left by the refused join");
