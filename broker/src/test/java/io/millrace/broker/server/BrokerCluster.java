@@ -27,13 +27,20 @@ final class BrokerCluster extends ExternalResource {
     private final EmbeddedZooKeeper zookeeper;
     private final int size;
     private final Map<String, Object> overrides;
+    private final Time time;
     private final List<Broker> brokers = new ArrayList<>();
     private final List<Path> dirs = new ArrayList<>();
 
     BrokerCluster(EmbeddedZooKeeper zookeeper, int size, Map<String, Object> overrides) {
+        this(zookeeper, size, overrides, Time.SYSTEM);
+    }
+
+    /** Brokers reading {@code time}, e.g. a wall clock a test moves ahead. */
+    BrokerCluster(EmbeddedZooKeeper zookeeper, int size, Map<String, Object> overrides, Time time) {
         this.zookeeper = zookeeper;
         this.size = size;
         this.overrides = overrides;
+        this.time = time;
     }
 
     @Override
@@ -70,7 +77,7 @@ final class BrokerCluster extends ExternalResource {
     }
 
     Broker start(int id) throws InterruptedException {
-        Broker broker = new Broker(new BrokerConfig(config(id)), Time.SYSTEM);
+        Broker broker = new Broker(new BrokerConfig(config(id)), time);
         brokers.set(id, broker);
         broker.startup();
         return broker;
