@@ -7,6 +7,8 @@ import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
 import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreatePartitionsRequest;
+import io.millrace.common.protocol.message.CreatePartitionsResponse;
 import io.millrace.common.protocol.message.CreateTopicsRequest;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.DeleteTopicsRequest;
@@ -24,10 +26,11 @@ import java.util.stream.Collectors;
 
 /**
  * {@code bin/millrace topics}: creates, lists, describes, alters and deletes topics over the Kafka
- * protocol (CreateTopics, Metadata, DescribeConfigs, IncrementalAlterConfigs, DeleteTopics), with the
- * options of Kafka's {@code kafka-topics}, so it works against Millrace and Apache Kafka brokers
- * alike. {@code --describe} shows each topic's overrides as {@code Configs:}; {@code --alter} changes
- * them while the brokers run (as {@code kafka-configs --alter} does). {@code --zookeeper} finds the brokers in
+ * protocol (CreateTopics, Metadata, DescribeConfigs, IncrementalAlterConfigs, CreatePartitions,
+ * DeleteTopics), with the options of Kafka's {@code kafka-topics}, so it works against Millrace and
+ * Apache Kafka brokers alike. {@code --describe} shows each topic's overrides as {@code Configs:};
+ * {@code --alter} grows a topic to {@code --partitions N} (never fewer, as in Kafka) and changes its
+ * overrides while the brokers run (as {@code kafka-configs --alter} does). {@code --zookeeper} finds the brokers in
  * the broker registry instead of {@code --bootstrap-server}.
  */
 public final class TopicsCommand {
@@ -37,7 +40,7 @@ public final class TopicsCommand {
         "  --create --topic T [--partitions N] [--replication-factor 1] [--config k=v ...]",
         "  --list",
         "  --describe [--topic T]",
-        "  --alter --topic T [--config k=v ...] [--delete-config k ...]",
+        "  --alter --topic T [--partitions N] [--config k=v ...] [--delete-config k ...]",
         "  --delete --topic T");
     private static final int TIMEOUT_MS = 30_000;
 
@@ -102,7 +105,7 @@ public final class TopicsCommand {
         List<CreateTopicsRequest.TopicConfig> configs = new ArrayList<>();
         options.configs().forEach((k, v) -> configs.add(new CreateTopicsRequest.TopicConfig(k, v)));
         CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(
-            options.topic(), options.partitions(), options.replicationFactor(), List.of(), configs)), TIMEOUT_MS, false);
+            options.topic(), options.partitionsOr(1), options.replicationFactor(), List.of(), configs)), TIMEOUT_MS, false);
         CreateTopicsResponse.CreatableTopicResult result =
             TopicsCommand.<CreateTopicsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).topics().get(0);
         return report(result.error(), result.errorMessage(), "Created topic " + options.topic() + ".", out, err);
@@ -119,6 +122,25 @@ public final class TopicsCommand {
 
     private static int alter(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
                              PrintStream err) throws InterruptedException {
+        int code = options.partitions() > 0 ? addPartitions(options, client, broker, out, err) : 0;
+        if (code != 0 || (options.configs().isEmpty() && options.deleteConfigs().isEmpty())) {
+            return code;
+        }
+        return alterConfigs(options, client, broker, out, err);
+    }
+
+    private static int addPartitions(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+                                     PrintStream err) throws InterruptedException {
+        CreatePartitionsRequest request = new CreatePartitionsRequest(List.of(new CreatePartitionsRequest.CreatePartitionsTopic(
+            options.topic(), options.partitions(), null)), TIMEOUT_MS, false);
+        CreatePartitionsResponse.CreatePartitionsTopicResult result =
+            TopicsCommand.<CreatePartitionsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).results().get(0);
+        return report(result.error(), result.errorMessage(), "Topic " + options.topic() + " now has " + options.partitions()
+            + " partitions.", out, err);
+    }
+
+    private static int alterConfigs(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+                                    PrintStream err) throws InterruptedException {
         IncrementalAlterConfigsResponse.Result result = await(TopicConfigCalls.alter(client, broker, options.topic(),
             options.configs(), options.deleteConfigs(), TIMEOUT_MS + 5_000));
         return report(result.error(), result.errorMessage(), "Updated config for topic " + options.topic() + ".", out,

@@ -5,11 +5,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The command line of {@link TopicsCommand}, spelled as Kafka's {@code kafka-topics} spells it. */
+/**
+ * The command line of {@link TopicsCommand}, spelled as Kafka's {@code kafka-topics} spells it.
+ *
+ * @param partitions the value of {@code --partitions}, 0 when not given ({@link #partitionsOr})
+ */
 record TopicsOptions(String bootstrapServer, String zookeeper, Action action, String topic, int partitions,
                      short replicationFactor, Map<String, String> configs, List<String> deleteConfigs, boolean help) {
 
     enum Action { CREATE, LIST, DESCRIBE, DELETE, ALTER }
+
+    /** {@code --partitions}, or {@code fallback} when it was not given. */
+    int partitionsOr(int fallback) {
+        return partitions > 0 ? partitions : fallback;
+    }
 
     private static final String ACTIONS = "Give one of --create, --list, --describe, --alter, --delete";
 
@@ -36,7 +45,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
         String zookeeper;
         Action action;
         String topic;
-        int partitions = 1;
+        int partitions;
         short replicationFactor = 1;
         final Map<String, String> configs = new LinkedHashMap<>();
         final List<String> deleteConfigs = new ArrayList<>();
@@ -100,8 +109,8 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
             if (action != Action.LIST && action != Action.DESCRIBE && topic == null) {
                 throw new IllegalArgumentException("--" + action.name().toLowerCase() + " needs --topic");
             }
-            if (action == Action.ALTER && configs.isEmpty() && deleteConfigs.isEmpty()) {
-                throw new IllegalArgumentException("--alter needs --config k=v or --delete-config k");
+            if (action == Action.ALTER && configs.isEmpty() && deleteConfigs.isEmpty() && partitions == 0) {
+                throw new IllegalArgumentException("--alter needs --config k=v, --delete-config k or --partitions N");
             }
             return new TopicsOptions(bootstrapServer, zookeeper, action, topic, partitions, replicationFactor,
                 Map.copyOf(configs), List.copyOf(deleteConfigs), false);

@@ -95,6 +95,26 @@ public class TopicsCommandTest {
     }
 
     @Test
+    public void alterGrowsATopicButNeverShrinksIt() throws Exception {
+        String server = cluster.bootstrapServers();
+        assertEquals(0, run("--bootstrap-server", server, "--create", "--topic", "growing", "--partitions", "2").code());
+        Result grown = run("--bootstrap-server", server, "--alter", "--topic", "growing", "--partitions", "5");
+        assertEquals(grown.err(), 0, grown.code());
+        assertEquals("Topic growing now has 5 partitions.\n", grown.out());
+        Result described = run("--bootstrap-server", server, "--describe", "--topic", "growing");
+        assertTrue(described.out(), described.out().startsWith("Topic: growing\tPartitionCount: 5"));
+        assertTrue(described.out(), described.out().contains("Partition: 4\tLeader: 0"));
+
+        Result shrunk = run("--bootstrap-server", server, "--alter", "--topic", "growing", "--partitions", "3");
+        assertEquals(1, shrunk.code());
+        assertTrue(shrunk.err(), shrunk.err().contains("INVALID_PARTITIONS: Topic currently has 5 partitions, which is higher "
+            + "than the requested 3."));
+        Result nothing = run("--bootstrap-server", server, "--alter", "--topic", "growing");
+        assertEquals(2, nothing.code());
+        assertTrue(nothing.err(), nothing.err().contains("--partitions N"));
+    }
+
+    @Test
     public void badUsageExplainsItself() throws Exception {
         Result noAction = run("--bootstrap-server", cluster.bootstrapServers());
         assertEquals(2, noAction.code());
