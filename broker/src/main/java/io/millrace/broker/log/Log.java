@@ -324,7 +324,8 @@ public final class Log implements Closeable {
         // segment there) through the snapshot's active segment.
         long to = target.segment().baseOffset();
         Long from = segments.floorKey(recoveryPoint);
-        Map<Long, LogSegment> unflushed = segments.subMap(from == null ? logStartOffset : Math.min(from, to), true, to, true);
+        // The first segment, not the log start offset: DeleteRecords may have moved that inside a segment.
+        Map<Long, LogSegment> unflushed = segments.subMap(from == null ? segments.firstKey() : Math.min(from, to), true, to, true);
         long started = context.time().nanoseconds();
         try {
             for (LogSegment segment : unflushed.values()) {
