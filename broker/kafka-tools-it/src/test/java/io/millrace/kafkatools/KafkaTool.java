@@ -1,0 +1,67 @@
+package io.millrace.kafkatools;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One of Apache Kafka's command-line tools, run as its shell script runs it: its main class in a
+ * JVM of its own (the tools end with System.exit), on this test's classpath, which holds Kafka's
+ * tools jar and core jar.
+ */
+final class KafkaTool {
+
+    static final String TOPICS = "org.apache.kafka.tools.TopicCommand";
+    static final String CONSUMER_GROUPS = "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand";
+    static final String DELETE_RECORDS = "org.apache.kafka.tools.DeleteRecordsCommand";
+    static final String CONFIGS = "kafka.admin.ConfigCommand";
+    static final String VERIFIABLE_PRODUCER = "org.apache.kafka.tools.VerifiableProducer";
+    static final String VERIFIABLE_CONSUMER = "org.apache.kafka.tools.VerifiableConsumer";
+
+    /** What a tool printed (standard output and error together) and how it exited. */
+    record Run(List<String> command, int exit, String output) {
+
+        Run expectSuccess() {
+            if (exit != 0) {
+                throw new AssertionError(String.join(" ", command) + " exited with " + exit + ":\n" + output);
+            }
+            return this;
+        }
+
+        List<String> lines() {
+            return output.lines().toList();
+        }
+    }
+
+    private KafkaTool() {
+    }
+
+    static Run run(String mainClass, List<String> args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        // a file, not a pipe: the verifiable clients print a line per record
+        Path output = Files.createTempFile("kafka-tool", ".out");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(mainClass + " " + args + " did not end within 120 s:\n"
+                    + Files.readString(output, StandardCharsets.UTF_8));
+            }
+            return new Run(List.of(mainClass.substring(mainClass.lastIndexOf('.') + 1), String.join(" ", args)),
+                process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(output);
+        }
+    }
+}

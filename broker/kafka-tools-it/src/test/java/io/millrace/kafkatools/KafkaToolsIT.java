@@ -1,0 +1,167 @@
+package io.millrace.kafkatools;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * Apache Kafka's command-line tools, unchanged, against two Millrace brokers: what an operator
+ * types on day one (kafka-topics, kafka-configs, kafka-consumer-groups, kafka-delete-records) and
+ * the verifiable producer and consumer Kafka's own system tests drive, with a consumer group.
+ */
+public class KafkaToolsIT {
+
+    private static LocalCluster cluster;
+    private static String bootstrap;
+
+    @Rule
+    public final TemporaryFolder temp = new TemporaryFolder();
+
+    @BeforeClass
+    public static void startBrokers() throws Exception {
+        cluster = LocalCluster.start(2, Map.of("group.min.session.timeout.ms", 1_000));
+        bootstrap = cluster.bootstrapServers();
+    }
+
+    @AfterClass
+    public static void stopBrokers() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaTopicsCreatesListsDescribesAndAddsPartitions() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "operated", "--partitions", "3", "--replication-factor", "1");
+        assertTrue(tool(KafkaTool.TOPICS, "--list").lines().contains("operated"));
+        String described = tool(KafkaTool.TOPICS, "--describe", "--topic", "operated").output();
+        assertTrue(described, described.contains("PartitionCount: 3"));
+
+        tool(KafkaTool.TOPICS, "--alter", "--topic", "operated", "--partitions", "5");
+        described = tool(KafkaTool.TOPICS, "--describe", "--topic", "operated").output();
+        assertTrue(described, described.contains("PartitionCount: 5"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaConfigsChangesATopicsRetentionAndDescribesABroker() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "configured", "--partitions", "1", "--replication-factor", "1");
+        tool(KafkaTool.CONFIGS, "--entity-type", "topics", "--entity-name", "configured", "--alter",
+            "--add-config", "retention.ms=3600000,max.message.bytes=65536");
+        String topic = tool(KafkaTool.CONFIGS, "--entity-type", "topics", "--entity-name", "configured", "--describe")
+            .output();
+        assertTrue(topic, topic.contains("retention.ms=3600000"));
+        assertTrue(topic, topic.contains("max.message.bytes=65536"));
+
+        tool(KafkaTool.CONFIGS, "--entity-type", "topics", "--entity-name", "configured", "--alter",
+            "--delete-config", "max.message.bytes");
+        topic = tool(KafkaTool.CONFIGS, "--entity-type", "topics", "--entity-name", "configured", "--describe")
+            .output();
+        assertTrue(topic, topic.contains("retention.ms=3600000") && !topic.contains("max.message.bytes=65536"));
+
+        String broker = tool(KafkaTool.CONFIGS, "--entity-type", "brokers", "--entity-name", "0", "--describe", "--all")
+            .output();
+        assertTrue(broker, broker.contains("log.segment.bytes="));
+    }
+
+    @Test(timeout = 300_000)
+    public void verifiableClientsAndKafkaConsumerGroupsShareAGroupsOffsets() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "verified", "--partitions", "4", "--replication-factor", "1");
+        KafkaTool.Run produced = tool(KafkaTool.VERIFIABLE_PRODUCER, "--topic", "verified", "--max-messages", "4000",
+            "--acks", "-1");
+        assertEquals(produced.output(), 4000, count(produced, "\"name\":\"producer_send_success\""));
+
+        KafkaTool.Run consumed = tool(KafkaTool.VERIFIABLE_CONSUMER, "--topic", "verified", "--group-id", "verifiers",
+            "--max-messages", "4000", "--reset-policy", "earliest");
+        assertEquals(consumed.output(), 4000, recordsConsumed(consumed));
+        assertEquals(consumed.output(), 0, count(consumed, "\"success\":false"));
+
+        assertTrue(tool(KafkaTool.CONSUMER_GROUPS, "--list").lines().contains("verifiers"));
+        KafkaTool.Run describe = tool(KafkaTool.CONSUMER_GROUPS, "--describe", "--group", "verifiers");
+        List<long[]> described = offsetsAndEnds(describe);
+        // as on Kafka, a group without members shows the partitions it has committed, here those with records
+        assertTrue(describe.output(), !described.isEmpty());
+        long total = 0;
+        for (long[] row : described) {
+            assertEquals("lag of a partition", row[1], row[0]);
+            total += row[0];
+        }
+        assertEquals(describe.output(), 4000, total);
+
+        tool(KafkaTool.CONSUMER_GROUPS, "--reset-offsets", "--group", "verifiers", "--topic", "verified",
+            "--to-earliest", "--execute");
+        for (long[] row : offsetsAndEnds(tool(KafkaTool.CONSUMER_GROUPS, "--describe", "--group", "verifiers"))) {
+            assertEquals("offset after --to-earliest", 0, row[0]);
+        }
+        KafkaTool.Run again = tool(KafkaTool.VERIFIABLE_CONSUMER, "--topic", "verified", "--group-id", "verifiers",
+            "--max-messages", "4000");
+        assertEquals("a reset group reads everything again", 4000, recordsConsumed(again));
+
+        String deleted = tool(KafkaTool.CONSUMER_GROUPS, "--delete", "--group", "verifiers").output();
+        assertTrue(deleted, deleted.contains("successful"));
+        assertTrue(!tool(KafkaTool.CONSUMER_GROUPS, "--list").lines().contains("verifiers"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaDeleteRecordsMovesTheLowWatermark() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "trimmed", "--partitions", "1", "--replication-factor", "1");
+        tool(KafkaTool.VERIFIABLE_PRODUCER, "--topic", "trimmed", "--max-messages", "500", "--acks", "-1");
+        Path offsets = temp.newFile("offsets.json").toPath();
+        Files.writeString(offsets, "{\"partitions\":[{\"topic\":\"trimmed\",\"partition\":0,\"offset\":200}],\"version\":1}");
+        String answer = tool(KafkaTool.DELETE_RECORDS, "--offset-json-file", offsets.toString()).output();
+        assertTrue(answer, answer.contains("low_watermark: 200"));
+    }
+
+    private static KafkaTool.Run tool(String mainClass, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
+        all.addAll(List.of(args));
+        return KafkaTool.run(mainClass, all).expectSuccess();
+    }
+
+    private static int count(KafkaTool.Run run, String needle) {
+        return (int) run.lines().stream().filter(l -> l.contains(needle)).count();
+    }
+
+    private static final Pattern CONSUMED = Pattern.compile("\"name\":\"records_consumed\",\"count\":(\\d+)");
+
+    private static long recordsConsumed(KafkaTool.Run run) {
+        long total = 0;
+        for (String line : run.lines()) {
+            Matcher m = CONSUMED.matcher(line);
+            if (m.find()) {
+                total += Long.parseLong(m.group(1));
+            }
+        }
+        return total;
+    }
+
+    /** The CURRENT-OFFSET and LOG-END-OFFSET columns of kafka-consumer-groups --describe, per partition. */
+    private static List<long[]> offsetsAndEnds(KafkaTool.Run run) {
+        List<long[]> rows = new ArrayList<>();
+        List<String> lines = run.lines();
+        int current = -1;
+        int end = -1;
+        for (String line : lines) {
+            List<String> cells = List.of(line.trim().split("\\s+"));
+            if (cells.contains("CURRENT-OFFSET")) {
+                current = cells.indexOf("CURRENT-OFFSET");
+                end = cells.indexOf("LOG-END-OFFSET");
+            } else if (current >= 0 && cells.size() > end && cells.get(current).matches("\\d+")) {
+                rows.add(new long[] {Long.parseLong(cells.get(current)), Long.parseLong(cells.get(end))});
+            }
+        }
+        return rows;
+    }
+}
