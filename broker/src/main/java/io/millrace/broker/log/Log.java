@@ -130,21 +130,35 @@ public final class Log implements Closeable {
         segments.putAll(LogLoader.load(dir, config, context, unflushedFrom));
         LogSegment active = segments.lastEntry().getValue();
         long endOffset = active.readNextOffset();
+        if (checkpointedStart > endOffset) {
+            active = startAfresh(checkpointedStart, endOffset);
+            endOffset = checkpointedStart;
+        }
         end = new LogEnd(endOffset, active, active.size());
-        logStartOffset = startOffset(checkpointedStart, endOffset);
+        logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         recoveryPoint = endOffset;
         lastFlushMs = context.time().milliseconds();
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
     }
 
-    private long startOffset(long checkpointed, long endOffset) {
-        if (checkpointed > endOffset) {
-            // The records below the checkpointed start were lost with a crash after they were deleted.
-            LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts at its end", dir, endOffset,
-                checkpointed);
+    /**
+     * A crash lost records that DeleteRecords had already deleted, so the log ends below its
+     * checkpointed start. As Kafka does, every segment goes and the log continues, empty, at that
+     * start: offsets below it were answered as deleted and must never be handed out again.
+     */
+    private LogSegment startAfresh(long start, long endOffset) throws IOException {
+        LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts afresh, empty, at {}", dir, endOffset,
+            start, start);
+        for (LogSegment segment : segments.values()) {
+            segment.renameToDeleted();
+            segment.deleteFiles();
         }
-        return Math.max(segments.firstKey(), Math.min(checkpointed, endOffset));
+        segments.clear();
+        LogSegment fresh = LogSegment.create(dir, start, config, context);
+        segments.put(start, fresh);
+        IoUtils.fsyncDirectory(dir);
+        return fresh;
     }
 
     // ---- append -----------------------------------------------------------------------------

@@ -13,8 +13,10 @@ import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.testkit.MockTime;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import org.junit.After;
 import org.junit.Before;
@@ -130,6 +132,26 @@ public class LogStartOffsetTest {
         Log reopened = restart(false);
         assertEquals(5, reopened.logStartOffset());
         assertEquals(5, reopened.offsetForTimestamp(Log.EARLIEST_TIMESTAMP).orElseThrow().offset());
+    }
+
+    @Test
+    public void aCrashThatLostDeletedRecordsStartsTheLogAfreshAtTheCheckpointedStart() throws IOException {
+        Log log = start();
+        fill(log);
+        manager.deleteRecords(log, 20);
+        Path active = LogFileNames.logFile(log.dir(), 18);
+        manager.halt();
+        try (FileChannel channel = FileChannel.open(active, StandardOpenOption.WRITE)) {
+            channel.truncate(0);   // the crash took the unflushed last segment with it
+        }
+        manager = new LogManager(config(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 120), List.of(dir), time);
+        manager.startup();
+        Log reopened = manager.getLog("events", 0).orElseThrow();
+        assertEquals(20, reopened.logStartOffset());
+        assertEquals(20, reopened.logEndOffset());
+        assertEquals(List.of(20L), reopened.segmentBaseOffsets());
+        assertEquals("offsets answered as deleted are never handed out again", 20,
+            reopened.append(batch(time.milliseconds(), "after")).firstOffset());
     }
 
     @Test
