@@ -131,7 +131,7 @@ public final class Log implements Closeable {
         LogSegment active = segments.lastEntry().getValue();
         long endOffset = active.readNextOffset();
         if (checkpointedStart > endOffset) {
-            active = startAfresh(checkpointedStart, endOffset);
+            active = LogLoader.startAfresh(dir, segments, checkpointedStart, endOffset, config, context);
             endOffset = checkpointedStart;
         }
         end = new LogEnd(endOffset, active, active.size());
@@ -140,25 +140,6 @@ public final class Log implements Closeable {
         recoveryPoint = endOffset;
         lastFlushMs = context.time().milliseconds();
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
-    }
-
-    /**
-     * A crash lost records that DeleteRecords had already deleted, so the log ends below its
-     * checkpointed start. As Kafka does, every segment goes and the log continues, empty, at that
-     * start: offsets below it were answered as deleted and must never be handed out again.
-     */
-    private LogSegment startAfresh(long start, long endOffset) throws IOException {
-        LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts afresh, empty, at {}", dir, endOffset,
-            start, start);
-        for (LogSegment segment : segments.values()) {
-            segment.renameToDeleted();
-            segment.deleteFiles();
-        }
-        segments.clear();
-        LogSegment fresh = LogSegment.create(dir, start, config, context);
-        segments.put(start, fresh);
-        IoUtils.fsyncDirectory(dir);
-        return fresh;
     }
 
     // ---- append -----------------------------------------------------------------------------

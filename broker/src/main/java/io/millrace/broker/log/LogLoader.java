@@ -154,4 +154,25 @@ final class LogLoader {
         }
         return baseOffsets;
     }
+
+    /**
+     * A crash lost records that DeleteRecords had already deleted, so the log ends at
+     * {@code endOffset}, below its checkpointed start. As Kafka does, every segment goes and the log
+     * continues, empty, at that start: offsets below it were answered as deleted and must never be
+     * handed out again. Returns the new, only, segment.
+     */
+    static LogSegment startAfresh(Path dir, ConcurrentSkipListMap<Long, LogSegment> segments, long start, long endOffset,
+                                  LogConfig config, LogContext context) throws IOException {
+        LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts afresh, empty, at {}", dir, endOffset,
+            start, start);
+        for (LogSegment segment : segments.values()) {
+            segment.renameToDeleted();
+            segment.deleteFiles();
+        }
+        segments.clear();
+        LogSegment fresh = LogSegment.create(dir, start, config, context);
+        segments.put(start, fresh);
+        IoUtils.fsyncDirectory(dir);
+        return fresh;
+    }
 }
