@@ -92,7 +92,7 @@ public abstract class BrokerProcess implements AutoCloseable {
     }
 
     /** The CPU time (user and system) the broker's JVM used so far, or NaN where the OS does not tell. */
-    double cpuMillis() {
+    public double cpuMillis() {
         return process == null ? Double.NaN : CpuTime.millis(process.toHandle());
     }
 

@@ -27,6 +27,11 @@ final class CommitScenario {
     static final Figure PARALLEL = new Figure("3. commitSync, 4 consumers of one group at once, 1 partition each",
         "commits/s", true);
 
+    /** The broker's CPU per commit of {@code rate}, one of the figures above. */
+    static Figure cpuFigure(Figure rate) {
+        return new Figure(rate.name().replace("3. commitSync", "3. broker CPU per commit"), "µs", false);
+    }
+
     static final String TOPIC = "commits";
     static final int PARTITIONS = 12;
     static final int PARALLEL_MEMBERS = 4;
@@ -36,6 +41,13 @@ final class CommitScenario {
     private record Done(long commits, long endNanos) {
     }
 
+    /** How many commits were answered in how long. */
+    record Rate(long commits, double seconds) {
+        double perSecond() {
+            return commits / seconds;
+        }
+    }
+
     private CommitScenario() {
     }
 
@@ -43,20 +55,20 @@ final class CommitScenario {
         GroupClients.createTopic(bootstrap, TOPIC, PARTITIONS);
     }
 
-    /** Commits a second of one member committing {@code partitionsPerCommit} partitions per call. */
-    static double single(String bootstrap, String group, int partitionsPerCommit, double seconds, int heartbeatMs)
+    /** One member committing {@code partitionsPerCommit} partitions per call. */
+    static Rate single(String bootstrap, String group, int partitionsPerCommit, double seconds, int heartbeatMs)
             throws Exception {
         return rate(bootstrap, group, 1, seconds, heartbeatMs,
             owned -> GroupClients.partitions(TOPIC, partitionsPerCommit));
     }
 
-    /** Commits a second of {@value #PARALLEL_MEMBERS} members committing one partition each per call. */
-    static double parallel(String bootstrap, String group, double seconds, int heartbeatMs) throws Exception {
+    /** {@value #PARALLEL_MEMBERS} members committing one partition each per call. */
+    static Rate parallel(String bootstrap, String group, double seconds, int heartbeatMs) throws Exception {
         return rate(bootstrap, group, PARALLEL_MEMBERS, seconds, heartbeatMs,
             owned -> List.of(owned.stream().min(Comparator.comparingInt(TopicPartition::partition)).orElseThrow()));
     }
 
-    private static double rate(String bootstrap, String group, int memberCount, double seconds, int heartbeatMs,
+    private static Rate rate(String bootstrap, String group, int memberCount, double seconds, int heartbeatMs,
                                java.util.function.Function<List<TopicPartition>, List<TopicPartition>> toCommit)
             throws Exception {
         AssignmentTracker<TopicPartition> tracker = new AssignmentTracker<>(GroupClients.partitions(TOPIC, PARTITIONS),
@@ -79,7 +91,7 @@ final class CommitScenario {
         }
     }
 
-    private static double measure(List<Member> members, double seconds,
+    private static Rate measure(List<Member> members, double seconds,
                                   java.util.function.Function<List<TopicPartition>, List<TopicPartition>> toCommit)
             throws Exception {
         long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_DELAY_MS);
@@ -95,7 +107,7 @@ final class CommitScenario {
             commits += r.commits();
             last = Math.max(last, r.endNanos());
         }
-        return commits / ((last - start) / 1e9);
+        return new Rate(commits, (last - start) / 1e9);
     }
 
     /** Commits {@code partitions} back to back from {@code startNanos} until {@code endNanos}. */

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 
 /**
  * {@code bin/millrace bench-groups}: consumer groups coordinated by a Millrace broker and by an Apache
@@ -25,7 +26,8 @@ import java.util.Map;
  * <ol>
  *   <li>{@link JoinScenario}: 3 members subscribing at once, until the first and until all have a record;</li>
  *   <li>{@link RebalanceScenario}: a 4th member joining a stable 3, eager and cooperative-sticky;</li>
- *   <li>{@link CommitScenario}: commitSync calls a second, 1 and 12 partitions per call, and 4 members at once.</li>
+ *   <li>{@link CommitScenario}: commitSync calls a second, 1 and 12 partitions per call, and 4 members at once,
+ *       each with the broker JVM's CPU time per commit.</li>
  * </ol>
  * The Kafka broker runs with {@code group.initial.rebalance.delay.ms=0}: Millrace's coordinator has no
  * such delay, and Kafka's default (3 s) would hold every new group's first rebalance for 3 s. Unless
@@ -48,6 +50,7 @@ public final class GroupBenchmark {
     private final GroupOptions options;
     private final GroupFigures figures;
     private final Map<String, String> bootstrap = new LinkedHashMap<>();
+    private final Map<String, BrokerProcess> brokers = new LinkedHashMap<>();
     private final List<Double> loads = new ArrayList<>();
 
     GroupBenchmark(GroupOptions options) {
@@ -91,12 +94,12 @@ public final class GroupBenchmark {
              KafkaBroker kafkaDefault = options.kafkaDefaults() ? new KafkaBroker(parent, log("kafka-default-delay"),
                  options.heap()) : null) {
             millrace.start();
-            prepare(MILLRACE, millrace.bootstrapServers());
+            prepare(MILLRACE, millrace, millrace.bootstrapServers());
             kafka.start();
-            prepare(KAFKA, kafka.bootstrapServers());
+            prepare(KAFKA, kafka, kafka.bootstrapServers());
             if (kafkaDefault != null) {
                 kafkaDefault.start();
-                prepare(KAFKA_DEFAULT_DELAY, kafkaDefault.bootstrapServers());
+                prepare(KAFKA_DEFAULT_DELAY, kafkaDefault, kafkaDefault.bootstrapServers());
             }
             rounds();
         } finally {
@@ -109,7 +112,8 @@ public final class GroupBenchmark {
     }
 
     /** The topics of the scenarios {@code side} runs, scenario 1's with data. */
-    private void prepare(String side, String b) throws Exception {
+    private void prepare(String side, BrokerProcess broker, String b) throws Exception {
+        brokers.put(side, broker);
         bootstrap.put(side, b);
         JoinScenario.prepare(b);
         if (!side.equals(KAFKA_DEFAULT_DELAY)) {
@@ -123,7 +127,7 @@ public final class GroupBenchmark {
         loads.add(load());
         for (int run = options.warmup() ? 0 : 1; run <= options.runs(); run++) {
             for (String side : order(run, bootstrap.keySet())) {
-                System.err.printf(Locale.ROOT, run == 0 ? "bench-groups: warm-up (not reported), %2$s%n"
+                System.err.printf(Locale.ROOT, run == 0 ? "bench-groups: warm-up (not reported), %3$s%n"
                     : "bench-groups: run %d of %d, %s%n", run, options.runs(), side);
                 round(side, run);
             }
@@ -153,9 +157,22 @@ public final class GroupBenchmark {
         add(RebalanceScenario.COOPERATIVE, side,
             RebalanceScenario.run(b, "cooperative-" + run, RebalanceScenario.COOPERATIVE_STICKY, hb), run);
         double seconds = run == 0 ? WARMUP_COMMIT_SECONDS : options.commitSeconds();
-        add(CommitScenario.ONE, side, CommitScenario.single(b, "commit-1-" + run, 1, seconds, hb), run);
-        add(CommitScenario.ALL, side, CommitScenario.single(b, "commit-12-" + run, CommitScenario.PARTITIONS, seconds, hb), run);
-        add(CommitScenario.PARALLEL, side, CommitScenario.parallel(b, "commit-parallel-" + run, seconds, hb), run);
+        commits(CommitScenario.ONE, side, run, () -> CommitScenario.single(b, "commit-1-" + run, 1, seconds, hb));
+        commits(CommitScenario.ALL, side, run,
+            () -> CommitScenario.single(b, "commit-12-" + run, CommitScenario.PARTITIONS, seconds, hb));
+        commits(CommitScenario.PARALLEL, side, run, () -> CommitScenario.parallel(b, "commit-parallel-" + run, seconds, hb));
+    }
+
+    /**
+     * A commit rate, and the CPU the broker's JVM (Millrace's with its ZooKeeper) used per commit, the
+     * members' joining included: what a commit costs the broker, beside how long its client waited.
+     */
+    private void commits(Figure figure, String side, int run, Callable<CommitScenario.Rate> scenario) throws Exception {
+        BrokerProcess broker = brokers.get(side);
+        double before = broker.cpuMillis();
+        CommitScenario.Rate rate = scenario.call();
+        add(figure, side, rate.perSecond(), run);
+        add(CommitScenario.cpuFigure(figure), side, (broker.cpuMillis() - before) * 1000 / rate.commits(), run);
     }
 
     private void add(Figure figure, String side, double value, int run) {
