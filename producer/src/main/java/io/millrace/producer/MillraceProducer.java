@@ -136,6 +136,10 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
                 partitionCount = awaitPartitionCount(record.topic(), deadlineMs);
                 nowMs = time.milliseconds();
             }
+            if (record.partition() != null && record.partition() >= partitionCount) {
+                partitionCount = awaitPartition(record.topic(), record.partition(), partitionCount, deadlineMs);
+                nowMs = time.milliseconds();
+            }
             byte[] key = serialize(keySerializer, record, record.key(), "key");
             byte[] value = serialize(valueSerializer, record, record.value(), "value");
             int partition = choosePartition(record, key, value, partitionCount);
@@ -183,6 +187,9 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
             int partitionCount = metadata.snapshot().partitionCount(topic);
             if (partitionCount <= 0) {
                 partitionCount = awaitPartitionCount(topic, deadlineMs);
+            }
+            if (partition >= partitionCount) {
+                partitionCount = awaitPartition(topic, partition, partitionCount, deadlineMs);
             }
             if (partition < 0 || partition >= partitionCount) {
                 throw new InvalidPartitionsException("Partition " + partition + " of topic " + topic
@@ -240,6 +247,29 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         } finally {
             metrics.recordMetadataWait(time.nanoseconds() - startNs);
         }
+    }
+
+    /**
+     * Waits, as Kafka's producer does, up to the send's deadline for metadata that knows a partition
+     * chosen explicitly: one just added to the topic (CreatePartitions) is missing from older
+     * metadata. Returns the partition count last seen; the caller refuses a partition still beyond it.
+     */
+    private int awaitPartition(String topic, int partition, int partitionCount, long deadlineMs) throws InterruptedException {
+        long startNs = time.nanoseconds();
+        // Bounded by the real clock too, so that a send never outwaits max.block.ms whatever clock it was given.
+        long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, deadlineMs - time.milliseconds()));
+        int count = partitionCount;
+        try {
+            while (partition >= count && System.nanoTime() < endNs) {
+                long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(endNs - System.nanoTime()));
+                count = metadata.requestUpdate().get(remainingMs, TimeUnit.MILLISECONDS).partitionCount(topic);
+            }
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // no fresher metadata in time: the caller reports the partition as missing
+        } finally {
+            metrics.recordMetadataWait(time.nanoseconds() - startNs);
+        }
+        return count;
     }
 
     private <T> byte[] serialize(Serializer<T> serializer, ProducerRecord<K, V> record, T data, String what) {
