@@ -257,10 +257,13 @@ final class ClassicGroup {
             }
         }
         if (state != GroupState.PREPARING_REBALANCE) {
-            int timeout = members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
-            rebalanceDeadlineMs = nowMs + timeout;
+            rebalanceDeadlineMs = nowMs + longestRebalanceTimeoutMs();
             state = GroupState.PREPARING_REBALANCE;
         }
+    }
+
+    private int longestRebalanceTimeoutMs() {
+        return members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
     }
 
     private void tryCompleteJoin(long nowMs) {
@@ -290,6 +293,8 @@ final class ClassicGroup {
             leaderId = members.keySet().iterator().next();
         }
         state = GroupState.COMPLETING_REBALANCE;
+        // the members' SyncGroups are due within the rebalance timeout, as in Kafka
+        rebalanceDeadlineMs = nowMs + longestRebalanceTimeoutMs();
         for (GroupMember m : members.values()) {
             m.assignment = ByteBuffer.allocate(0);
             m.touch(nowMs);
@@ -469,18 +474,39 @@ final class ClassicGroup {
             if (m.awaitingSync instanceof WaitingAnswer<?> w && w.abandoned()) {
                 w.drop();
                 m.awaitingSync = null;
+                // Kafka's client drops its connection when a session passes without a heartbeat
+                // answer (they wait behind the SyncGroup) and rejoins at once: it gets a session's
+                // time to do so, where Kafka, not seeing the close, waits for the rebalance timeout
+                m.touch(nowMs);
             }
         }
         Iterator<GroupMember> it = List.copyOf(members.values()).iterator();
         while (it.hasNext()) {
             GroupMember m = it.next();
-            // a member waiting for its JoinGroup answer is not expected to heartbeat
-            boolean waiting = state == GroupState.PREPARING_REBALANCE && m.awaitingJoin != null;
+            // a member waiting for its JoinGroup or SyncGroup answer cannot heartbeat, as its
+            // heartbeats wait behind that request on its connection: Kafka keeps it alive too
+            boolean waiting = m.awaitingJoin != null || m.awaitingSync != null;
             if (!waiting && m.sessionDeadlineMs <= nowMs && members.containsKey(m.memberId)) {
                 remove(m, nowMs);
             }
         }
+        if (state == GroupState.COMPLETING_REBALANCE && nowMs >= rebalanceDeadlineMs) {
+            removeUnsynced(nowMs);
+        }
         tryCompleteJoin(nowMs);
+    }
+
+    /**
+     * Removes the members that sent no SyncGroup within the rebalance timeout (a leader that never
+     * assigns among them), so the others, kept alive while they wait, rebalance without them.
+     */
+    private void removeUnsynced(long nowMs) {
+        List<GroupMember> unsynced = members.values().stream().filter(m -> m.awaitingSync == null).toList();
+        for (GroupMember m : unsynced) {
+            if (members.containsKey(m.memberId)) {
+                remove(m, nowMs);
+            }
+        }
     }
 
     /** Marks the group dead (its coordinator moved) and tells every waiting member so. */

@@ -110,6 +110,47 @@ public class ClassicGroupTest {
         assertEquals(GroupState.STABLE, group.state());
     }
 
+    /** Two members in generation 2, a the leader, b's SyncGroup waiting for a's assignments. */
+    private String[] twoMembersCompletingWithTheFollowerWaiting(Answer<SyncGroupResponse> bSync) {
+        String a = stableLeader();
+        String b = newMemberId();
+        Answer<JoinGroupResponse> bJoin = join(b);
+        join(a).only();
+        assertEquals(2, bJoin.only().generationId());
+        group.sync(new SyncGroupRequest("g", 2, b, null, "consumer", "range", List.of()), now, bSync::accept);
+        assertNull(bSync.orNull());
+        return new String[] {a, b};
+    }
+
+    @Test
+    public void aFollowerWaitingForItsAssignmentLongerThanItsSessionStaysInTheGroup() {
+        Answer<SyncGroupResponse> bSync = new Answer<>();
+        String[] ab = twoMembersCompletingWithTheFollowerWaiting(bSync);
+        for (int i = 0; i < 3; i++) {
+            now += SESSION_MS / 2;
+            assertEquals(Errors.NONE, group.heartbeat(ab[0], null, 2, now)); // the leader, assigning
+            group.tick(now);
+        }
+        assertEquals(List.of(ab[0], ab[1]), group.memberIds());
+        sync(ab[0], 2, assign(ab[0], "p0"), assign(ab[1], "p1")).only();
+        assertEquals("p1", text(bSync.only().assignment()));
+        assertEquals(GroupState.STABLE, group.state());
+    }
+
+    @Test
+    public void aLeaderThatDoesNotSyncWithinTheRebalanceTimeoutIsRemovedAndTheOthersRebalance() {
+        Answer<SyncGroupResponse> bSync = new Answer<>();
+        String[] ab = twoMembersCompletingWithTheFollowerWaiting(bSync);
+        while (group.memberIds().size() == 2 && now < 1_000 + 2L * REBALANCE_MS) {
+            now += SESSION_MS / 2;
+            group.heartbeat(ab[0], null, 2, now); // alive, but never assigning
+            group.tick(now);
+        }
+        assertEquals(List.of(ab[1]), group.memberIds());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, bSync.only().error());
+        assertEquals(GroupState.PREPARING_REBALANCE, group.state());
+    }
+
     @Test
     public void aJoiningMemberWaitsUntilTheOthersRejoinAndFollowersGetTheLeadersAssignment() {
         String a = stableLeader();
