@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Three Kafka consumers share a 12-partition topic on two Millrace brokers while one member joins,
  * one is killed (its process destroyed: no LeaveGroup, its heartbeats just stop, so only its session
  * timeout removes it) and one leaves; with commits after each batch and in onPartitionsRevoked, as
- * a Kafka user writes them, every record is read exactly once, with each of Kafka's assignors.
+ * a Kafka user writes them, every record is read exactly once, with each of Kafka's assignors. With
+ * the range and cooperative-sticky assignors the member killed is the group's leader.
  */
 public class KafkaGroupKillIT {
 
@@ -51,27 +52,39 @@ public class KafkaGroupKillIT {
 
     @Test
     public void rangeAssignor() throws Exception {
-        joinKillAndLeave("org.apache.kafka.clients.consumer.RangeAssignor", "range");
+        joinKillAndLeave("org.apache.kafka.clients.consumer.RangeAssignor", "range", true);
     }
 
     @Test
     public void roundRobinAssignor() throws Exception {
-        joinKillAndLeave("org.apache.kafka.clients.consumer.RoundRobinAssignor", "round-robin");
+        joinKillAndLeave("org.apache.kafka.clients.consumer.RoundRobinAssignor", "round-robin", false);
     }
 
     @Test
     public void cooperativeStickyAssignor() throws Exception {
-        joinKillAndLeave("org.apache.kafka.clients.consumer.CooperativeStickyAssignor", "cooperative");
+        joinKillAndLeave("org.apache.kafka.clients.consumer.CooperativeStickyAssignor", "cooperative", true);
     }
 
-    /** a and k read; c joins; k is killed once all it read is committed; a leaves; c reads on alone. */
-    private void joinKillAndLeave(String assignor, String name) throws Exception {
+    /**
+     * a and k read; c joins; k is killed once all it read is committed; a leaves; c reads on alone.
+     * With {@code killLeader} k joins first, so the group's leader is the member killed.
+     */
+    private void joinKillAndLeave(String assignor, String name, boolean killLeader) throws Exception {
         String topic = name + "-kill-topic";
         String group = name + "-kill-group";
         CLUSTER.createTopic(topic, PARTITIONS, Map.of());
         produce(topic, 0, BATCH);
+        Child first = killLeader ? new Child(group, topic, assignor, name + "-k") : null;
+        if (killLeader) {
+            try {
+                Conditions.waitUntil(() -> first.owns.get() == PARTITIONS, 30_000, "k, the first member, owning every partition");
+            } catch (AssertionError | RuntimeException e) {
+                first.kill();
+                throw e;
+            }
+        }
         PollingMember a = new PollingMember(props(group, assignor), topic, name + "-a", reads);
-        Child k = new Child(group, topic, assignor, name + "-k");
+        Child k = killLeader ? first : new Child(group, topic, assignor, name + "-k");
         try {
             awaitReads(BATCH);
             PollingMember c = new PollingMember(props(group, assignor), topic, name + "-c", reads);
