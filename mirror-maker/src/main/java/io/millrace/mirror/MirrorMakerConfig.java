@@ -60,7 +60,8 @@ public final class MirrorMakerConfig extends AbstractConfig {
 
     public static final String CREATE_TOPICS_CONFIG = "create.topics";
     static final String CREATE_TOPICS_DOC = "Create a mirrored topic in the offline cluster on first sight, with the "
-        + "live topic's partition count. When false the topics must exist.";
+        + "live topic's partition count, and add partitions to it when the live topic grows. When false the topics must "
+        + "exist, with enough partitions.";
 
     public static final String DUPLICATE_CHECK_MAX_RECORDS_CONFIG = "duplicate.check.max.records";
     static final String DUPLICATE_CHECK_MAX_RECORDS_DOC = "When a mirror thread takes a live partition over (a restart, "

@@ -4,10 +4,14 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.Node;
 import io.millrace.common.client.TopicCreation;
 import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.CreatePartitionsRequest;
+import io.millrace.common.protocol.message.CreatePartitionsResponse;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.producer.ProducerConfig;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -19,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * The mirrored topics on the offline side. Before the first record of a topic is sent, the topic must
  * exist there with at least as many partitions as the live one when records keep their partition:
  * it is created with the live topic's count and its settings when missing (CreateTopics, never the
- * broker's auto-creation with its default count), and a topic with fewer partitions is an error. A
+ * broker's auto-creation with its default count), and grown to the live count when it has fewer
+ * (CreatePartitions: a live topic may grow while it is mirrored); with {@code create.topics=false}
+ * a topic with fewer partitions is an error. A
  * setting the offline cluster refuses (INVALID_CONFIG: a kind of broker that does not know it) does not
  * stop the mirror: the topic is created without the live settings, with a warning. Thread-safe; each
  * topic is checked once.
@@ -62,7 +68,11 @@ final class TargetTopics implements AutoCloseable {
                     + MirrorMakerConfig.CREATE_TOPICS_CONFIG + " is false");
             }
             create(topic, sourcePartitions, settings.get());
-            partitions = awaitPartitions(topic);
+            partitions = awaitPartitions(topic, 1);
+        }
+        if (config.keepsPartitions() && partitions < sourcePartitions && config.createTopics()) {
+            grow(topic, sourcePartitions);
+            partitions = awaitPartitions(topic, sourcePartitions);
         }
         if (config.keepsPartitions() && partitions < sourcePartitions) {
             throw new MirrorException("Topic " + topic + " has " + partitions + " partitions in the offline cluster and "
@@ -104,16 +114,39 @@ final class TargetTopics implements AutoCloseable {
         }
     }
 
-    private int awaitPartitions(String topic) throws InterruptedException {
+    /**
+     * Grows the offline topic to the live topic's count. INVALID_PARTITIONS means it already has that
+     * many (another mirror grew it first), which the caller's next look confirms.
+     */
+    private void grow(String topic, int partitions) throws InterruptedException {
+        CreatePartitionsResponse.CreatePartitionsTopicResult result;
+        try {
+            Node node = metadata.fetchAllTopics().get(TIMEOUT_MS, TimeUnit.MILLISECONDS).nodes().get(0);
+            CreatePartitionsRequest request = new CreatePartitionsRequest(List.of(
+                new CreatePartitionsRequest.CreatePartitionsTopic(topic, partitions, null)), TIMEOUT_MS, false);
+            result = client.<CreatePartitionsResponse>send(node, request, TIMEOUT_MS + 5_000)
+                .get(TIMEOUT_MS + 10_000L, TimeUnit.MILLISECONDS).results().get(0);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new MirrorException("Could not add partitions to topic " + topic + " in the offline cluster: " + e, e);
+        }
+        if (result.error() != Errors.NONE && result.error() != Errors.INVALID_PARTITIONS) {
+            throw new MirrorException("Could not add partitions to topic " + topic + " in the offline cluster: "
+                + result.error() + (result.errorMessage() == null ? "" : " (" + result.errorMessage() + ")"));
+        }
+        LOG.info("Topic {} grew to {} partitions in the offline cluster, as its live topic did", topic, partitions);
+    }
+
+    private int awaitPartitions(String topic, int atLeast) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
         while (System.nanoTime() < deadline) {
             int partitions = partitionCount(topic);
-            if (partitions > 0) {
+            if (partitions >= atLeast) {
                 return partitions;
             }
             Thread.sleep(100);
         }
-        throw new MirrorException("Topic " + topic + " did not appear in the offline cluster within " + TIMEOUT_MS + " ms");
+        throw new MirrorException("Topic " + topic + " did not have " + atLeast + " partitions in the offline cluster within "
+            + TIMEOUT_MS + " ms");
     }
 
     @Override
