@@ -36,6 +36,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -256,6 +258,48 @@ public class GroupBadInputTest {
             } catch (GroupMaxSizeReachedException expected) {
                 // as from Kafka's broker
             }
+        }
+    }
+
+    @Test
+    public void joinsToManyGroupIdsThatNeverComeBackLeaveNoGroupBehind() throws Exception {
+        int connections = 4;
+        int groupsEach = 100;
+        ExecutorService pool = Executors.newFixedThreadPool(connections);
+        long start = System.nanoTime();
+        try {
+            List<Future<?>> storm = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                int connection = c;
+                storm.add(pool.submit(() -> {
+                    try (RawClient client = client()) {
+                        for (int i = 0; i < groupsEach; i++) {
+                            JoinGroupResponse answer = client.call(joinRequest("scattered-" + connection + "-" + i, "", 500,
+                                ByteBuffer.allocate(64)), JOIN_V);
+                            assertEquals(Errors.MEMBER_ID_REQUIRED, answer.error());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            readAndCommitInAnotherGroup("scattered-bystanders", 200);
+            for (Future<?> f : storm) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        LOG.info("{} joins to as many groups in {} ms", connections * groupsEach,
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            Conditions.waitUntil(() -> {
+                try {
+                    return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get(10, TimeUnit.SECONDS).stream()
+                        .noneMatch(g -> g.groupId().startsWith("scattered-") && !g.groupId().equals("scattered-bystanders"));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, 15_000, "the groups whose members never came back gone");
         }
     }
 
