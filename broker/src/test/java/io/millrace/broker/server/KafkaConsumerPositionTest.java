@@ -16,6 +16,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
@@ -46,6 +47,10 @@ public class KafkaConsumerPositionTest {
     public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
 
     private static KafkaConsumer<byte[], byte[]> consumer(String group, String reset) {
+        return consumer(group, reset, new Properties());
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String group, String reset, Properties extra) {
         Properties props = CLUSTER.clientProps();
         props.put("group.id", group);
         props.put("enable.auto.commit", "false");
@@ -53,6 +58,7 @@ public class KafkaConsumerPositionTest {
         props.put("session.timeout.ms", "2000");
         props.put("heartbeat.interval.ms", "200");
         props.put("max.poll.records", "10");
+        props.putAll(extra);
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
@@ -136,6 +142,41 @@ public class KafkaConsumerPositionTest {
             assertEquals("resumed from the sync commit", range(70, 100), read(consumer, 30));
             consumer.commitSync();
             assertEquals(100, consumer.committed(Set.of(tp)).get(tp).offset());
+        }
+    }
+
+    @Test
+    public void autoCommitCommitsWhatWasReadByCloseAndARestartResumesThere() throws Exception {
+        TopicPartition tp = topicWith("auto-committed", 60);
+        Properties auto = new Properties();
+        auto.put("enable.auto.commit", "true");
+        auto.put("auto.commit.interval.ms", "100");
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer("auto-committer", "earliest", auto)) {
+            consumer.subscribe(List.of(tp.topic()));
+            assertEquals(range(0, 25), read(consumer, 25));
+        }
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer("auto-committer", "none", auto)) {
+            consumer.subscribe(List.of(tp.topic()));
+            assertEquals(range(25, 60), read(consumer, 35));
+        }
+    }
+
+    @Test
+    public void aConsumerOutsideTheGroupCannotCommitWhileTheGroupHasMembers() throws Exception {
+        TopicPartition tp = topicWith("shared-group-topic", 10);
+        try (KafkaConsumer<byte[], byte[]> member = consumer("busy-group", "earliest");
+             KafkaConsumer<byte[], byte[]> outsider = consumer("busy-group", "earliest")) {
+            member.subscribe(List.of(tp.topic()));
+            assertEquals(range(0, 10), read(member, 10));
+            member.commitSync();
+            outsider.assign(List.of(tp));
+            try {
+                outsider.commitSync(Map.of(tp, new OffsetAndMetadata(3)));
+                fail("a consumer outside the group committed for it");
+            } catch (CommitFailedException expected) {
+                // UNKNOWN_MEMBER_ID, as from Kafka's broker
+            }
+            assertEquals(10, outsider.committed(Set.of(tp)).get(tp).offset());
         }
     }
 
