@@ -56,6 +56,13 @@ public final class ClusterPaths {
         ROOT, ROOT + "/brokers", BROKER_IDS, CONTROLLER, TOPICS, ROOT + "/config", TOPIC_CONFIGS,
         ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS, CREATE_PARTITIONS_REQUESTS);
 
+    /**
+     * The subtrees every broker caches: all that {@link ClusterView} reads, and nothing of the
+     * consumers' registries ({@code /millrace/consumers}), which change with every commit.
+     */
+    public static final List<String> METADATA_SUBTREES = List.of(
+        ROOT + "/brokers", CONTROLLER, TOPICS, ROOT + "/config", ROOT + "/admin");
+
     /** Curator's LeaderLatch names its nodes {@code <protection prefix>latch-<sequence>}. */
     private static final String LATCH_MARKER = "latch-";
 

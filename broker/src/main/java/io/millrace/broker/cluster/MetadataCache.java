@@ -2,6 +2,7 @@ package io.millrace.broker.cluster;
 
 import io.millrace.common.errors.MillraceException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -28,9 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This broker's view of the cluster: a Curator {@link CuratorCache} over the whole
- * {@value ClusterPaths#ROOT} tree, folded into an immutable {@link ClusterSnapshot} that is
- * swapped in on every change. Lookups read a volatile field and take no lock. While ZooKeeper is
+ * This broker's view of the cluster: Curator {@link CuratorCache}s over the subtrees of
+ * {@value ClusterPaths#ROOT} that hold cluster metadata ({@link ClusterPaths#METADATA_SUBTREES}),
+ * folded into an immutable {@link ClusterSnapshot} that is swapped in on every change. The
+ * consumers' registries are left out: every committed offset is a znode write there, and a cache
+ * over them would make each broker read every commit of every group again. Lookups read a volatile field and take no lock. While ZooKeeper is
  * unreachable the last snapshot keeps answering.
  *
  * <p><b>Every reconnection means a fresh read.</b> ZooKeeper does not replay the events a
@@ -41,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * the whole tree into a fresh view, which replaces the old view (and the old cache) once
  * complete; meanwhile the old cache keeps the view as current as it can.
  *
- * <p>Thread-safe. Znode events of every cache arrive on Curator's one cache thread; listeners and
+ * <p>Thread-safe. Znode events of every cache arrive on Curator's one cache thread (a folder also takes its own lock for them); listeners and
  * {@link #whenTrue} futures run on one notification thread per broker, in snapshot order.
  */
 public final class MetadataCache implements AutoCloseable {
@@ -179,10 +182,9 @@ public final class MetadataCache implements AutoCloseable {
     }
 
     private void startFolder() {
-        Folder folder = new Folder(CuratorCache.build(client, ClusterPaths.ROOT), generations.incrementAndGet());
+        Folder folder = new Folder(generations.incrementAndGet());
         folders.add(folder);
-        folder.cache.listenable().addListener(folder);
-        folder.cache.start();
+        folder.start();
     }
 
     private void publish(ClusterSnapshot current) {
@@ -208,34 +210,55 @@ public final class MetadataCache implements AutoCloseable {
     }
 
     /**
-     * One cache and the view it builds. Its events update its view; once it has read the whole
-     * tree it becomes the active folder, whose view is published, and retires every older one. A
-     * folder that completes after a newer one retires itself. Runs on Curator's cache thread.
+     * One cache per metadata subtree and the view they build. Their events update its view; once
+     * every cache has read its subtree the folder becomes the active one, whose view is published,
+     * and retires every older one. A folder that completes after a newer one retires itself.
      */
-    private final class Folder implements CuratorCacheListener {
-        final CuratorCache cache;
+    private final class Folder {
+        final List<CuratorCache> caches = new ArrayList<>();
         final long generation;
         final ClusterView view = new ClusterView();
+        int uninitialized = ClusterPaths.METADATA_SUBTREES.size();
         volatile boolean retired;
 
-        Folder(CuratorCache cache, long generation) {
-            this.cache = cache;
+        Folder(long generation) {
             this.generation = generation;
+            for (String subtree : ClusterPaths.METADATA_SUBTREES) {
+                CuratorCache cache = CuratorCache.build(client, subtree);
+                cache.listenable().addListener(new CuratorCacheListener() {
+                    @Override
+                    public void event(Type type, ChildData oldData, ChildData data) {
+                        onEvent(type, oldData, data);
+                    }
+
+                    @Override
+                    public void initialized() {
+                        onInitialized();
+                    }
+                });
+                caches.add(cache);
+            }
         }
 
-        @Override
-        public void event(Type type, ChildData oldData, ChildData data) {
+        void start() {
+            caches.forEach(CuratorCache::start);
+        }
+
+        synchronized void onEvent(CuratorCacheListener.Type type, ChildData oldData, ChildData data) {
             if (retired) {
                 return;
             }
-            boolean changed = type == Type.NODE_DELETED ? view.remove(oldData.getPath()) : view.put(data);
+            boolean changed = type == CuratorCacheListener.Type.NODE_DELETED ? view.remove(oldData.getPath())
+                : view.put(data);
             if (changed && active == this) {
                 publish(view.snapshot());
             }
         }
 
-        @Override
-        public void initialized() {
+        synchronized void onInitialized() {
+            if (--uninitialized > 0) {
+                return;
+            }
             Folder current = active;
             if (retired || (current != null && current.generation > generation)) {
                 retire();
@@ -250,7 +273,7 @@ public final class MetadataCache implements AutoCloseable {
         void retire() {
             retired = true;
             folders.remove(this);
-            cache.close();
+            caches.forEach(CuratorCache::close);
         }
     }
 

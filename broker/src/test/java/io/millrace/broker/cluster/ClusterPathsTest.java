@@ -1,8 +1,11 @@
 package io.millrace.broker.cluster;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
+import java.util.List;
 import java.util.OptionalInt;
 import org.junit.Test;
 
@@ -32,5 +35,20 @@ public class ClusterPathsTest {
     public void ordersLeaderLatchNodesBySequenceNotByTheirRandomPrefix() {
         assertEquals(7, ClusterPaths.latchSequence("_c_0b7a3c0e-8c4e-4b39-a1c1-5d1f0b3b1a2f-latch-0000000007"));
         assertEquals(-1, ClusterPaths.latchSequence("not-a-latch-node"));
+    }
+
+    @Test
+    public void theCachedSubtreesHoldEveryMetadataPathAndNoneOfTheConsumersRegistries() {
+        for (String metadata : List.of(ClusterPaths.BROKER_IDS + "/3", ClusterPaths.CONTROLLER, ClusterPaths.TOPICS + "/t",
+                ClusterPaths.TOPIC_CONFIGS + "/t", ClusterPaths.CREATE_TOPIC_REQUESTS + "/t",
+                ClusterPaths.DELETE_TOPIC_REQUESTS + "/t", ClusterPaths.CREATE_PARTITIONS_REQUESTS + "/t")) {
+            assertTrue(metadata, cached(metadata));
+        }
+        assertFalse(cached(ClusterPaths.ROOT + "/consumers/g/offsets/t/0"));
+        assertFalse(cached(ClusterPaths.ROOT + "/consumers/g/ids/c1"));
+    }
+
+    private static boolean cached(String path) {
+        return ClusterPaths.METADATA_SUBTREES.stream().anyMatch(s -> path.equals(s) || path.startsWith(s + "/"));
     }
 }
