@@ -12,7 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -62,17 +62,13 @@ public final class Log implements Closeable {
     private final ConcurrentSkipListMap<Long, LogSegment> segments = new ConcurrentSkipListMap<>();
     private final TimestampLookup timestamps = new TimestampLookup(this);
     private final LogRetention retention = new LogRetention(this);
-    private final FlushWaiters flushWaiters = new FlushWaiters();
+    private final LogDurability durability = new LogDurability(this);
+    private final LogReads reads = new LogReads(this);
     private final ReentrantLock lock = new ReentrantLock();
-    private final Object flushLock = new Object();
 
     private volatile LogEnd end;
     private volatile long logStartOffset;
-    private volatile long recoveryPoint;
-    private volatile long lastFlushMs;
     private volatile boolean closed;
-    // A segment file was created or renamed since the directory was last fsynced.
-    private volatile boolean dirDirty;
 
     private Log(Path dir, LogConfig config, LogContext context, boolean ownsFlusher) {
         this.dir = dir;
@@ -137,8 +133,7 @@ public final class Log implements Closeable {
         end = new LogEnd(endOffset, active, active.size());
         logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
-        recoveryPoint = endOffset;
-        lastFlushMs = context.time().milliseconds();
+        durability.loaded(endOffset, context.time().milliseconds());
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
     }
 
@@ -214,7 +209,7 @@ public final class Log implements Closeable {
         segments.put(fresh.baseOffset(), fresh);
         old.onBecomeInactive();
         end = new LogEnd(current.offset(), fresh, 0);
-        dirDirty = true;
+        durability.markDirDirty();
         // A closed segment never changes again: make it durable now rather than at the next policy flush.
         context.flusher().requestFlush(this);
         LOG.debug("Rolled {} at offset {}", dir, current.offset());
@@ -232,44 +227,7 @@ public final class Log implements Closeable {
      * @throws KafkaStorageException     the log is closed or its directory offline
      */
     public FileSlice read(long startOffset, int maxBytes, boolean minOneBatch) {
-        if (maxBytes < 0) {
-            throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
-        }
-        ensureUsable();
-        LogEnd end = this.end;
-        if (startOffset == end.offset()) {
-            return end.segment().emptySlice(end.position());
-        }
-        if (startOffset < logStartOffset || startOffset > end.offset()) {
-            throw outOfRange(startOffset, end);
-        }
-        Map.Entry<Long, LogSegment> entry = segments.floorEntry(startOffset);
-        while (entry != null && entry.getKey() < end.offset()) {
-            LogSegment segment = entry.getValue();
-            FileSlice slice = readSegment(segment, startOffset, maxBytes, end.maxPosition(segment), minOneBatch);
-            if (slice != null) {
-                return slice;
-            }
-            entry = segments.higherEntry(entry.getKey());
-        }
-        // Retention deleted the segment between the range check and the lookup.
-        throw outOfRange(startOffset, end);
-    }
-
-    private FileSlice readSegment(LogSegment segment, long startOffset, int maxBytes, int maxPosition, boolean minOneBatch) {
-        try {
-            return segment.read(startOffset, maxBytes, maxPosition, minOneBatch);
-        } catch (IOException e) {
-            if (segment.isDeleted()) {
-                throw outOfRange(startOffset, end);
-            }
-            throw offline("read from", e);
-        }
-    }
-
-    private OffsetOutOfRangeException outOfRange(long offset, LogEnd end) {
-        return new OffsetOutOfRangeException("Offset " + offset + " is out of range for " + topicPartition
-            + ", which holds offsets " + logStartOffset + " to " + end.offset() + " (exclusive)");
+        return reads.read(startOffset, maxBytes, minOneBatch);
     }
 
     /**
@@ -297,14 +255,7 @@ public final class Log implements Closeable {
      * completes the {@link #awaitFlushed} futures it covers. Runs on the caller's thread.
      */
     public void flush() {
-        synchronized (flushLock) {
-            ensureUsable();
-            LogEnd target = end;
-            if (target.offset() > recoveryPoint || dirDirty) {
-                fsyncUpTo(target);
-            }
-        }
-        flushWaiters.completeBelow(recoveryPoint);
+        durability.flush();
     }
 
     /** The flusher's entry point: a log closed or offline since the request has nothing to flush. */
@@ -314,30 +265,6 @@ public final class Log implements Closeable {
         }
     }
 
-    private void fsyncUpTo(LogEnd target) {
-        // From the segment holding the recovery point (a roll after the snapshot may have added a
-        // segment there) through the snapshot's active segment.
-        long to = target.segment().baseOffset();
-        Long from = segments.floorKey(recoveryPoint);
-        // The first segment, not the log start offset: DeleteRecords may have moved that inside a segment.
-        Map<Long, LogSegment> unflushed = segments.subMap(from == null ? segments.firstKey() : Math.min(from, to), true, to, true);
-        long started = context.time().nanoseconds();
-        try {
-            for (LogSegment segment : unflushed.values()) {
-                segment.flush();
-            }
-            if (dirDirty) {
-                dirDirty = false;
-                IoUtils.fsyncDirectory(dir);
-            }
-        } catch (IOException e) {
-            throw offline("flush", e);
-        }
-        context.flusher().flushed(context.time().nanoseconds() - started);
-        recoveryPoint = Math.max(recoveryPoint, target.offset());
-        lastFlushMs = context.time().milliseconds();
-    }
-
     /**
      * A future that completes once every offset up to and including {@code offset} is on disk,
      * or fails with {@link KafkaStorageException} if the log closes or its directory goes offline
@@ -345,18 +272,7 @@ public final class Log implements Closeable {
      * commit). Futures complete on the flusher thread: chain slow work with the async variants.
      */
     public CompletableFuture<Void> awaitFlushed(long offset) {
-        if (offset < recoveryPoint) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> future = flushWaiters.register(offset);
-        // The flusher may have moved the recovery point, or the log closed, since the check above.
-        flushWaiters.completeBelow(recoveryPoint);
-        if (closed || isDirOffline()) {
-            flushWaiters.failAll(new KafkaStorageException("The log of " + topicPartition + " is closed or offline"));
-        } else {
-            context.flusher().requestFlush(this);
-        }
-        return future;
+        return durability.awaitFlushed(offset);
     }
 
     // ---- retention --------------------------------------------------------------------------
@@ -389,7 +305,7 @@ public final class Log implements Closeable {
         segments.remove(segment.baseOffset());
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
         segment.renameToDeleted();
-        dirDirty = true;
+        durability.markDirDirty();
     }
 
     // ---- state ------------------------------------------------------------------------------
@@ -431,16 +347,16 @@ public final class Log implements Closeable {
 
     /** The first offset not known to be fsynced: everything below it survives a crash. */
     public long recoveryPoint() {
-        return recoveryPoint;
+        return durability.recoveryPoint();
     }
 
     public long unflushedMessages() {
-        return end.offset() - recoveryPoint;
+        return end.offset() - durability.recoveryPoint();
     }
 
     /** When the last fsync finished (or the log was loaded), on the injected clock. */
     public long lastFlushTimeMs() {
-        return lastFlushMs;
+        return durability.lastFlushMs();
     }
 
     /** Bytes in all segments. */
@@ -491,7 +407,12 @@ public final class Log implements Closeable {
 
     /** The lock flushes, retention and close serialize on, taken before the append lock. */
     Object flushLock() {
-        return flushLock;
+        return durability.lock();
+    }
+
+    /** Every segment by base offset (a live view), for {@link LogDurability}'s flush. */
+    NavigableMap<Long, LogSegment> segmentMap() {
+        return segments;
     }
 
     LogContext context() {
@@ -502,6 +423,10 @@ public final class Log implements Closeable {
 
     private boolean isDirOffline() {
         return context.failureChannel().isOffline(parentDir);
+    }
+
+    boolean closedOrOffline() {
+        return closed || isDirOffline();
     }
 
     void ensureUsable() {
@@ -530,13 +455,13 @@ public final class Log implements Closeable {
         String message = "I/O error while trying to " + action + " " + topicPartition + " in " + parentDir;
         context.failureChannel().markOffline(parentDir, message, cause);
         KafkaStorageException exception = new KafkaStorageException(message, cause);
-        flushWaiters.failAll(exception);
+        durability.failWaiters(exception);
         return exception;
     }
 
     /** Called when another log's error took this log's directory offline. */
     void handleDirOffline() {
-        flushWaiters.failAll(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
+        durability.failWaiters(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
     }
 
     /** Flushes, then closes every segment (trimming and fsyncing its indexes). Idempotent. */
@@ -557,7 +482,7 @@ public final class Log implements Closeable {
                 LOG.warn("Closing {} without a final flush: {}", topicPartition, e.getMessage());
             }
         }
-        synchronized (flushLock) {
+        synchronized (durability.lock()) {
             lock.lock();
             try {
                 if (!closed) {
@@ -568,7 +493,7 @@ public final class Log implements Closeable {
                 lock.unlock();
             }
         }
-        flushWaiters.failAll(new KafkaStorageException("The log of " + topicPartition + " is closed"));
+        durability.failWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed"));
         if (ownsFlusher) {
             context.flusher().close();
         }
