@@ -58,8 +58,7 @@ public final class LogManager implements Closeable {
     private final LogDirLocks dirLocks = new LogDirLocks();
     private final Object createLock = new Object();
     private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
-    /** One per directory, so that concurrent writers of a directory's file take turns. */
-    private final ConcurrentHashMap<Path, OffsetCheckpointFile> startOffsetFiles = new ConcurrentHashMap<>();
+    private final LogCheckpoints checkpoints = new LogCheckpoints(logs.values());
     private volatile boolean started;
     private volatile boolean shutDown;
 
@@ -126,8 +125,8 @@ public final class LogManager implements Closeable {
             dirLocks.lock(dir);
             Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
             boolean clean = Files.exists(marker);
-            Map<TopicPartition, Long> recoveryPoints = checkpointFile(dir).read();
-            Map<TopicPartition, Long> startOffsets = startOffsetFile(dir).read();
+            Map<TopicPartition, Long> recoveryPoints = checkpoints.readRecoveryPoints(dir);
+            Map<TopicPartition, Long> startOffsets = checkpoints.readStartOffsets(dir);
             LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
             for (Path partitionDir : partitionDirs(dir)) {
                 loadLog(partitionDir, recoveryPoints, startOffsets, clean);
@@ -239,8 +238,7 @@ public final class LogManager implements Closeable {
 
     private void writeCheckpointAndMarker(Path dir) {
         try {
-            checkpointFile(dir).write(recoveryPointsIn(dir));
-            writeStartOffsets(dir);
+            checkpoints.writeAll(dir);
             Path marker = dir.resolve(LogFileNames.CLEAN_SHUTDOWN_MARKER);
             Files.deleteIfExists(marker);
             Files.createFile(marker);
@@ -432,8 +430,7 @@ public final class LogManager implements Closeable {
     public void checkpointRecoveryPoints() {
         for (Path dir : liveLogDirs()) {
             try {
-                checkpointFile(dir).write(recoveryPointsIn(dir));
-                writeStartOffsets(dir);
+                checkpoints.writeAll(dir);
             } catch (IOException e) {
                 failureChannel.markOffline(dir, "Failed to write the offset checkpoints of " + dir, e);
             }
@@ -454,43 +451,13 @@ public final class LogManager implements Closeable {
         long after = log.deleteRecordsBefore(offset);
         if (after != before) {
             try {
-                writeStartOffsets(log.logDir());
+                checkpoints.writeStartOffsets(log.logDir());
             } catch (IOException e) {
                 failureChannel.markOffline(log.logDir(), "Failed to write " + LogFileNames.LOG_START_OFFSET_CHECKPOINT, e);
                 throw new KafkaStorageException("Could not checkpoint the log start offset of " + log.topicPartition(), e);
             }
         }
         return after;
-    }
-
-    private void writeStartOffsets(Path dir) throws IOException {
-        OffsetCheckpointFile file = startOffsetFile(dir);
-        // Read the offsets under the file's lock, so that the last writer writes the latest offsets.
-        synchronized (file) {
-            file.write(offsetsIn(dir, Log::logStartOffset));
-        }
-    }
-
-    private Map<TopicPartition, Long> recoveryPointsIn(Path dir) {
-        return offsetsIn(dir, Log::recoveryPoint);
-    }
-
-    private Map<TopicPartition, Long> offsetsIn(Path dir, java.util.function.ToLongFunction<Log> offset) {
-        Map<TopicPartition, Long> points = new HashMap<>();
-        for (Log log : logs.values()) {
-            if (log.logDir().equals(dir)) {
-                points.put(log.topicPartition(), offset.applyAsLong(log));
-            }
-        }
-        return points;
-    }
-
-    private OffsetCheckpointFile startOffsetFile(Path dir) {
-        return startOffsetFiles.computeIfAbsent(dir, d -> new OffsetCheckpointFile(d.resolve(LogFileNames.LOG_START_OFFSET_CHECKPOINT)));
-    }
-
-    private OffsetCheckpointFile checkpointFile(Path dir) {
-        return new OffsetCheckpointFile(dir.resolve(LogFileNames.RECOVERY_POINT_CHECKPOINT));
     }
 
     private List<Log> usableLogs() {
