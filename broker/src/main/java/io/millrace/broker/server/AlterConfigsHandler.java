@@ -9,9 +9,7 @@ import io.millrace.common.protocol.message.AlterConfigsRequest.Resource;
 import io.millrace.common.protocol.message.AlterConfigsResponse;
 import io.millrace.common.protocol.message.AlterConfigsResponse.Result;
 import io.millrace.common.protocol.message.DescribeConfigsRequest;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -33,17 +31,9 @@ final class AlterConfigsHandler implements ApiHandler {
     @Override
     public void handle(Request request) {
         AlterConfigsRequest body = request.body();
-        Map<String, Integer> named = new HashMap<>();
-        body.resources().forEach(r -> named.merge(r.type() + "/" + r.name(), 1, Integer::sum));
-        List<CompletableFuture<Result>> results = new ArrayList<>();
-        for (Resource resource : body.resources()) {
-            CompletableFuture<Void> done = named.get(resource.type() + "/" + resource.name()) > 1
-                ? ConfigAlterations.duplicate(resource.type(), resource.name())
-                : alter(resource, body.validateOnly());
-            results.add(done.handle((ok, failure) -> result(resource, failure)));
-        }
-        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) ->
-            request.respond(new AlterConfigsResponse(0, results.stream().map(CompletableFuture::join).toList())));
+        ConfigAlterations.alterEach(body.resources(), r -> new ConfigAlterations.ResourceId(r.type(), r.name()),
+                r -> alter(r, body.validateOnly()), AlterConfigsHandler::result)
+            .thenAccept(results -> request.respond(new AlterConfigsResponse(0, results)));
     }
 
     private CompletableFuture<Void> alter(Resource resource, boolean validateOnly) {

@@ -10,11 +10,15 @@ import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.DescribeConfigsRequest;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -87,6 +91,30 @@ final class ConfigAlterations {
         return CompletableFuture.failedFuture(new ApiException(Errors.INVALID_REQUEST, "Millrace alters topic (resource "
             + "type " + DescribeConfigsRequest.TOPIC + ") and broker (" + DescribeConfigsRequest.BROKER
             + ") configurations only, not resource type " + type));
+    }
+
+    /** Which resource a request names: its type and name. */
+    record ResourceId(byte type, String name) {
+    }
+
+    /**
+     * Alters every resource of a request with {@code alter}, except those named more than once
+     * (as Kafka, neither is carried out: INVALID_REQUEST), and completes with each one's result,
+     * in the request's order, once all have one.
+     */
+    static <R, T> CompletableFuture<List<T>> alterEach(List<R> resources, Function<R, ResourceId> id,
+                                                        Function<R, CompletableFuture<Void>> alter,
+                                                        BiFunction<R, Throwable, T> result) {
+        Map<ResourceId, Integer> named = new HashMap<>();
+        resources.forEach(r -> named.merge(id.apply(r), 1, Integer::sum));
+        List<CompletableFuture<T>> results = new ArrayList<>();
+        for (R resource : resources) {
+            ResourceId rid = id.apply(resource);
+            CompletableFuture<Void> done = named.get(rid) > 1 ? duplicate(rid.type(), rid.name()) : alter.apply(resource);
+            results.add(done.handle((ok, failure) -> result.apply(resource, failure)));
+        }
+        return CompletableFuture.allOf(results.toArray(CompletableFuture[]::new))
+            .handle((ok, failure) -> results.stream().map(CompletableFuture::join).toList());
     }
 
     /** A resource named twice in one request: as Kafka, neither is carried out. */

@@ -10,7 +10,6 @@ import io.millrace.common.protocol.message.IncrementalAlterConfigsRequest.Altera
 import io.millrace.common.protocol.message.IncrementalAlterConfigsRequest.Resource;
 import io.millrace.common.protocol.message.IncrementalAlterConfigsResponse;
 import io.millrace.common.protocol.message.IncrementalAlterConfigsResponse.Result;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -41,17 +40,9 @@ final class IncrementalAlterConfigsHandler implements ApiHandler {
     @Override
     public void handle(Request request) {
         IncrementalAlterConfigsRequest body = request.body();
-        Map<String, Integer> named = new HashMap<>();
-        body.resources().forEach(r -> named.merge(r.type() + "/" + r.name(), 1, Integer::sum));
-        List<CompletableFuture<Result>> results = new ArrayList<>();
-        for (Resource resource : body.resources()) {
-            CompletableFuture<Void> done = named.get(resource.type() + "/" + resource.name()) > 1
-                ? ConfigAlterations.duplicate(resource.type(), resource.name())
-                : alter(resource, body.validateOnly());
-            results.add(done.handle((ok, failure) -> result(resource, failure)));
-        }
-        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).whenComplete((ok, failure) ->
-            request.respond(new IncrementalAlterConfigsResponse(0, results.stream().map(CompletableFuture::join).toList())));
+        ConfigAlterations.alterEach(body.resources(), r -> new ConfigAlterations.ResourceId(r.type(), r.name()),
+                r -> alter(r, body.validateOnly()), IncrementalAlterConfigsHandler::result)
+            .thenAccept(results -> request.respond(new IncrementalAlterConfigsResponse(0, results)));
     }
 
     private CompletableFuture<Void> alter(Resource resource, boolean validateOnly) {
