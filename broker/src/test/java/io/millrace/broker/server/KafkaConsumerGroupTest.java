@@ -14,7 +14,6 @@ import io.millrace.common.protocol.message.OffsetCommitRequest;
 import io.millrace.common.protocol.message.OffsetCommitResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,15 +23,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.ClassRule;
@@ -61,84 +56,25 @@ public class KafkaConsumerGroupTest {
     /** Every record value read, and how often, across all members of the group. */
     private final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
 
-    /** One group member polling on its own thread and committing synchronously after each batch. */
-    private final class Member implements AutoCloseable {
-        private final KafkaConsumer<byte[], byte[]> consumer;
-        private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
-        private final AtomicInteger read = new AtomicInteger();
-        private final Thread thread;
-        private volatile boolean running = true;
+    /** A group member polling on its own thread and committing synchronously after each batch. */
+    private PollingMember member(String group, String topic, String name) {
+        return member(group, topic, name, "org.apache.kafka.clients.consumer.RangeAssignor");
+    }
 
-        private final AtomicInteger assignments = new AtomicInteger();
+    private PollingMember member(String group, String topic, String name, String assignor) {
+        return member(group, topic, name, assignor, Map.of());
+    }
 
-        Member(String group, String topic, String name) {
-            this(group, topic, name, "org.apache.kafka.clients.consumer.RangeAssignor");
-        }
-
-        Member(String group, String topic, String name, String assignor) {
-            this(group, topic, name, assignor, Map.of());
-        }
-
-        Member(String group, String topic, String name, String assignor, Map<String, String> extra) {
-            Properties props = CLUSTER.clientProps();
-            props.put("partition.assignment.strategy", assignor);
-            props.put("group.id", group);
-            props.put("client.id", name);
-            props.put("enable.auto.commit", "false");
-            props.put("auto.offset.reset", "earliest");
-            props.put("session.timeout.ms", "6000");
-            props.put("heartbeat.interval.ms", "300");
-            props.put("max.poll.records", "50");
-            props.putAll(extra);
-            consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-            consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
-                @Override
-                public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
-                    // what was read from them is committed before another member takes them over
-                    if (!partitions.isEmpty()) {
-                        consumer.commitSync();
-                    }
-                    assigned.removeAll(partitions);
-                }
-
-                @Override
-                public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
-                    assignments.incrementAndGet();
-                    assigned.addAll(partitions);
-                }
-            });
-            thread = new Thread(this::run, name);
-            thread.start();
-        }
-
-        private void run() {
-            try {
-                while (running) {
-                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                        reads.computeIfAbsent(new String(r.value(), StandardCharsets.UTF_8), v -> new AtomicInteger())
-                            .incrementAndGet();
-                        read.incrementAndGet();
-                    }
-                    try {
-                        consumer.commitSync();
-                    } catch (RebalanceInProgressException rebalancing) {
-                        // as Kafka documents: poll to complete the rebalance, then commit again
-                    }
-                }
-            } catch (WakeupException stopping) {
-                // close() below
-            } catch (RuntimeException e) {
-                LOG.error("Member {} failed", thread.getName(), e);
-            } finally {
-                consumer.close(Duration.ofSeconds(5));
-            }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running = false;
-            thread.join(15_000);
-        }
+    private PollingMember member(String group, String topic, String name, String assignor, Map<String, String> extra) {
+        Properties props = CLUSTER.clientProps();
+        props.put("partition.assignment.strategy", assignor);
+        props.put("group.id", group);
+        props.put("auto.offset.reset", "earliest");
+        props.put("session.timeout.ms", "6000");
+        props.put("heartbeat.interval.ms", "300");
+        props.put("max.poll.records", "50");
+        props.putAll(extra);
+        return new PollingMember(props, topic, name, reads);
     }
 
     private static void produce(String topic, int from, int count) throws Exception {
@@ -170,22 +106,22 @@ public class KafkaConsumerGroupTest {
         CLUSTER.createTopic(topic, PARTITIONS, Map.of());
         long start = System.nanoTime();
         produce(topic, 0, 300);
-        Member a = new Member(group, topic, "a");
+        PollingMember a = member(group, topic, "a");
         awaitReads(100);
-        Member b = new Member(group, topic, "b");
-        Conditions.waitUntil(() -> !a.assigned.isEmpty() && !b.assigned.isEmpty()
-            && a.assigned.size() + b.assigned.size() == PARTITIONS, 30_000, "the partitions shared by a and b");
+        PollingMember b = member(group, topic, "b");
+        Conditions.waitUntil(() -> !a.assigned().isEmpty() && !b.assigned().isEmpty()
+            && a.assigned().size() + b.assigned().size() == PARTITIONS, 30_000, "the partitions shared by a and b");
         produce(topic, 300, 300);
         awaitReads(600);
         a.close();
-        Conditions.waitUntil(() -> b.assigned.size() == PARTITIONS, 30_000, "b taking every partition");
+        Conditions.waitUntil(() -> b.assigned().size() == PARTITIONS, 30_000, "b taking every partition");
         produce(topic, 600, 300);
         awaitReads(900);
         b.close();
         assertEachReadOnce(900);
-        assertTrue("a read " + a.read.get(), a.read.get() > 0);
-        assertTrue("b read " + b.read.get(), b.read.get() > 0);
-        LOG.info("a read {}, b read {} of 900 in {} ms", a.read.get(), b.read.get(),
+        assertTrue("a read " + a.read(), a.read() > 0);
+        assertTrue("b read " + b.read(), b.read() > 0);
+        LOG.info("a read {}, b read {} of 900 in {} ms", a.read(), b.read(),
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
 
         // the commits are in the offset registry, where bin/millrace consumer-groups reads them
@@ -198,10 +134,10 @@ public class KafkaConsumerGroupTest {
         assertEquals(900, committed);
 
         produce(topic, 900, 120);
-        Member c = new Member(group, topic, "c");
+        PollingMember c = member(group, topic, "c");
         awaitReads(1020);
         c.close();
-        assertEquals("the restarted group read only what came after its commits", 120, c.read.get());
+        assertEquals("the restarted group read only what came after its commits", 120, c.read());
         assertEachReadOnce(1020);
     }
 
@@ -221,23 +157,23 @@ public class KafkaConsumerGroupTest {
         String group = name + "-group";
         CLUSTER.createTopic(topic, PARTITIONS, Map.of());
         produce(topic, 0, 200);
-        Member a = new Member(group, topic, name + "-a", assignor);
+        PollingMember a = member(group, topic, name + "-a", assignor);
         awaitReads(50);
-        Member b = new Member(group, topic, name + "-b", assignor);
-        Member c = new Member(group, topic, name + "-c", assignor);
-        Conditions.waitUntil(() -> a.assigned.size() == 2 && b.assigned.size() == 2 && c.assigned.size() == 2, 30_000,
+        PollingMember b = member(group, topic, name + "-b", assignor);
+        PollingMember c = member(group, topic, name + "-c", assignor);
+        Conditions.waitUntil(() -> a.assigned().size() == 2 && b.assigned().size() == 2 && c.assigned().size() == 2, 30_000,
             "two partitions for each of three members");
         produce(topic, 200, 200);
         awaitReads(400);
         b.close();
-        Conditions.waitUntil(() -> a.assigned.size() == 3 && c.assigned.size() == 3, 30_000,
+        Conditions.waitUntil(() -> a.assigned().size() == 3 && c.assigned().size() == 3, 30_000,
             "three partitions for each of the two members left");
         produce(topic, 400, 200);
         awaitReads(600);
         a.close();
         c.close();
         assertEachReadOnce(600);
-        assertTrue("c read " + c.read.get(), c.read.get() > 0);
+        assertTrue("c read " + c.read(), c.read() > 0);
     }
 
     @Test
@@ -247,22 +183,22 @@ public class KafkaConsumerGroupTest {
         String range = "org.apache.kafka.clients.consumer.RangeAssignor";
         CLUSTER.createTopic(topic, PARTITIONS, Map.of());
         Map<String, String> sessionOf10s = Map.of("session.timeout.ms", "10000");
-        Member a = new Member(group, topic, "static-a", range, instance("static-a", sessionOf10s));
-        Member b = new Member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
-        Conditions.waitUntil(() -> a.assigned.size() == 3 && b.assigned.size() == 3, 30_000, "three partitions each");
-        Set<TopicPartition> bPartitions = Set.copyOf(b.assigned);
+        PollingMember a = member(group, topic, "static-a", range, instance("static-a", sessionOf10s));
+        PollingMember b = member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
+        Conditions.waitUntil(() -> a.assigned().size() == 3 && b.assigned().size() == 3, 30_000, "three partitions each");
+        Set<TopicPartition> bPartitions = Set.copyOf(b.assigned());
         produce(topic, 0, 120);
         awaitReads(120);
-        int aAssignments = a.assignments.get();
+        int aAssignments = a.assignments();
         b.close(); // a static member does not leave the group when it closes
 
-        Member restarted = new Member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
-        Conditions.waitUntil(() -> restarted.assigned.size() == 3, 30_000, "the restarted member's partitions");
-        assertEquals(bPartitions, restarted.assigned);
+        PollingMember restarted = member(group, topic, "static-b", range, instance("static-b", sessionOf10s));
+        Conditions.waitUntil(() -> restarted.assigned().size() == 3, 30_000, "the restarted member's partitions");
+        assertEquals(bPartitions, restarted.assigned());
         produce(topic, 120, 120);
         awaitReads(240);
-        assertEquals("a saw no rebalance", aAssignments, a.assignments.get());
-        assertEquals(3, a.assigned.size());
+        assertEquals("a saw no rebalance", aAssignments, a.assignments());
+        assertEquals(3, a.assigned().size());
         a.close();
         restarted.close();
         assertEachReadOnce(240);

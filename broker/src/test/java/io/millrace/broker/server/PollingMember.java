@@ -33,6 +33,7 @@ final class PollingMember implements AutoCloseable {
     private final Map<String, AtomicInteger> reads;
     private final Set<TopicPartition> assigned = ConcurrentHashMap.newKeySet();
     private final AtomicInteger read = new AtomicInteger();
+    private final AtomicInteger assignments = new AtomicInteger();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -55,6 +56,7 @@ final class PollingMember implements AutoCloseable {
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                assignments.incrementAndGet();
                 assigned.addAll(partitions);
             }
 
@@ -71,6 +73,11 @@ final class PollingMember implements AutoCloseable {
     /** The partitions it owns now. */
     Set<TopicPartition> assigned() {
         return Set.copyOf(assigned);
+    }
+
+    /** How many assignments it has been handed (each rebalance it takes part in hands one). */
+    int assignments() {
+        return assignments.get();
     }
 
     /** How many records it has read. */
