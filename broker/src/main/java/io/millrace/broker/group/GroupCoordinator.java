@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * (delayed JoinGroup answers complete there when the rebalance timeout passes, and members past
  * their session timeout are removed) and drops the groups whose coordinator has moved to another
  * broker, answering their waiting members NOT_COORDINATOR so they look for the new one. ZooKeeper
- * reads and writes run on one thread of their own, never on a request thread: commits, the group
+ * reads and writes run on one thread of their own, never on a request thread: commits (those queued
+ * together in one transaction, {@link CommitBatcher}), the group
  * admin APIs' reads and deletions, the {@code kafka-members} markers that keep a group id of one
  * kind ({@link GroupMarkers}) and, every {@code offsets.retention.check.interval.ms}, offset
  * retention ({@link OffsetRetention}).
@@ -51,6 +52,7 @@ public final class GroupCoordinator implements AutoCloseable {
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final ScheduledExecutorService registryThread;
+    private final CommitBatcher commits;
     /** Groups whose kafka-group node this broker has made sure of; registry thread only. */
     private final Set<String> kafkaGroups = new HashSet<>();
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
@@ -67,6 +69,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.markers = new GroupMarkers(nodes, time);
         this.timer = daemon("millrace-broker-" + brokerId + "-group-timer");
         this.registryThread = daemon("millrace-broker-" + brokerId + "-group-offsets");
+        this.commits = new CommitBatcher(offsets, registryThread);
     }
 
     private static ScheduledExecutorService daemon(String name) {
@@ -184,22 +187,20 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed,
                                    boolean outsideTheGroup) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                if (outsideTheGroup && !nodes.zookeeperMembers(groupId).isEmpty()) {
-                    throw new ZooKeeperMembersException("Group " + groupId + " has members of Millrace's ZooKeeper "
-                        + "group consumer " + nodes.zookeeperMembers(groupId) + "; a commit from outside it is refused");
-                }
-                if (kafkaGroups.add(groupId)) {
-                    nodes.ensureKafkaGroup(groupId);
-                }
-                offsets.commit(groupId, committed);
-            } catch (ZooKeeperMembersException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException("Could not commit offsets of group " + groupId, e);
+        return commits.submit(groupId, committed, () -> {
+            if (outsideTheGroup && !nodes.zookeeperMembers(groupId).isEmpty()) {
+                throw new ZooKeeperMembersException("Group " + groupId + " has members of Millrace's ZooKeeper "
+                    + "group consumer " + nodes.zookeeperMembers(groupId) + "; a commit from outside it is refused");
             }
-        }, registryThread);
+            if (kafkaGroups.add(groupId)) {
+                try {
+                    nodes.ensureKafkaGroup(groupId);
+                } catch (Exception e) {
+                    kafkaGroups.remove(groupId);
+                    throw new IllegalStateException("Could not commit offsets of group " + groupId, e);
+                }
+            }
+        });
     }
 
     /** A group of ZooKeeper group consumers refused a Kafka-protocol commit. */

@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes committed offsets to the offset registry, one ZooKeeper transaction per request, after
+ * Writes committed offsets to the offset registry (with the other requests queued at the time, one transaction), after
  * fencing by generation (see {@link ClassicGroup#checkCommit}). Partitions of unknown topics get
  * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value #MAX_METADATA_CHARS} characters
  * OFFSET_METADATA_TOO_LARGE (Kafka's {@code offset.metadata.max.bytes}); the others are written

@@ -24,9 +24,9 @@ import org.apache.zookeeper.data.Stat;
  * </pre>
  * The offset node stays plain decimal text so both kinds of group read each other's commits. The
  * metadata node names the offset it was committed with and counts only while the offset node still
- * holds that offset, so a later commit without metadata needs no second write to clear it. One
- * commit request is one ZooKeeper transaction. Calls block on ZooKeeper: the coordinator makes them
- * off the request threads.
+ * holds that offset, so a later commit without metadata needs no second write to clear it. A
+ * commit request is written in one ZooKeeper transaction, alone or with others ({@link CommitBatcher}).
+ * Calls block on ZooKeeper: the coordinator makes them off the request threads.
  */
 final class OffsetRegistry {
 
@@ -34,6 +34,31 @@ final class OffsetRegistry {
 
     /** A committed offset and its metadata ("" when none). */
     record Committed(long offset, String metadata) {
+    }
+
+    /** One commit request's offsets of one group. */
+    record Write(String group, Map<TopicPartition, Committed> offsets) {
+        /** The transaction operations it takes. */
+        int operationCount() {
+            int ops = 0;
+            for (Committed c : offsets.values()) {
+                ops += c.metadata().isEmpty() ? 1 : 2;
+            }
+            return ops;
+        }
+
+        /** An upper estimate of its size in a transaction request: paths, data and each op's framing. */
+        int byteCount() {
+            int bytes = 0;
+            for (Map.Entry<TopicPartition, Committed> e : offsets.entrySet()) {
+                int path = offsetPath(group, e.getKey()).length() * 3 + 64;
+                bytes += path + 20;
+                if (!e.getValue().metadata().isEmpty()) {
+                    bytes += path + 40 + e.getValue().metadata().length() * 3;
+                }
+            }
+            return bytes;
+        }
     }
 
     private final CuratorFramework curator;
@@ -52,24 +77,37 @@ final class OffsetRegistry {
 
     /** Writes {@code offsets} of {@code group} in one transaction, creating missing nodes first. */
     void commit(String group, Map<TopicPartition, Committed> offsets) throws Exception {
-        if (offsets.isEmpty()) {
+        commitAll(List.of(new Write(group, offsets)));
+    }
+
+    /**
+     * Writes {@code writes} in one transaction, in their order (a later write of a partition wins),
+     * creating missing nodes first. All or none are written.
+     */
+    void commitAll(List<Write> writes) throws Exception {
+        List<CuratorOp> ops = new ArrayList<>();
+        for (Write w : writes) {
+            addOperations(ops, w.group(), w.offsets());
+        }
+        if (ops.isEmpty()) {
             return;
         }
         try {
-            curator.transaction().forOperations(operations(group, offsets));
+            curator.transaction().forOperations(ops);
         } catch (KeeperException.NoNodeException missing) {
-            for (Map.Entry<TopicPartition, Committed> e : offsets.entrySet()) {
-                createIfMissing(offsetPath(group, e.getKey()));
-                if (!e.getValue().metadata().isEmpty()) {
-                    createIfMissing(metadataPath(group, e.getKey()));
+            for (Write w : writes) {
+                for (Map.Entry<TopicPartition, Committed> e : w.offsets().entrySet()) {
+                    createIfMissing(offsetPath(w.group(), e.getKey()));
+                    if (!e.getValue().metadata().isEmpty()) {
+                        createIfMissing(metadataPath(w.group(), e.getKey()));
+                    }
                 }
             }
-            curator.transaction().forOperations(operations(group, offsets));
+            curator.transaction().forOperations(ops);
         }
     }
 
-    private List<CuratorOp> operations(String group, Map<TopicPartition, Committed> offsets) throws Exception {
-        List<CuratorOp> ops = new ArrayList<>();
+    private void addOperations(List<CuratorOp> ops, String group, Map<TopicPartition, Committed> offsets) throws Exception {
         for (Map.Entry<TopicPartition, Committed> e : offsets.entrySet()) {
             Committed c = e.getValue();
             ops.add(curator.transactionOp().setData().forPath(offsetPath(group, e.getKey()), utf8(Long.toString(c.offset()))));
@@ -78,7 +116,6 @@ final class OffsetRegistry {
                     utf8(c.offset() + "\n" + c.metadata())));
             }
         }
-        return ops;
     }
 
     private void createIfMissing(String path) throws Exception {
