@@ -44,10 +44,21 @@ final class ClassicGroup {
     private long rebalanceDeadlineMs;
     /** The host of the JoinGroup being handled, under the lock; given to the member it adds. */
     private String joiningHost = "";
+    private final InitialJoinDelay initialDelay;
 
     ClassicGroup(String groupId, GroupConfig config) {
+        this(groupId, config, InitialJoinDelay.Timer.TICK_ONLY);
+    }
+
+    /** {@code timer} completes the initial rebalance delay on time rather than at the next tick. */
+    ClassicGroup(String groupId, GroupConfig config, InitialJoinDelay.Timer timer) {
         this.groupId = groupId;
         this.config = config;
+        this.initialDelay = new InitialJoinDelay(config.initialRebalanceDelayMs(), timer, this::completeDelayedJoin);
+    }
+
+    private synchronized void completeDelayedJoin(long nowMs) {
+        tryCompleteJoin(nowMs, true);
     }
 
     String groupId() {
@@ -214,6 +225,7 @@ final class ClassicGroup {
         member.awaitingJoin = answer;
         member.touch(nowMs);
         members.put(memberId, member);
+        initialDelay.memberJoined();
         prepareRebalance(nowMs);
         tryCompleteJoin(nowMs);
     }
@@ -256,6 +268,9 @@ final class ClassicGroup {
                 answerSync(m, Errors.REBALANCE_IN_PROGRESS, ByteBuffer.allocate(0));
             }
         }
+        if (state == GroupState.EMPTY) {
+            initialDelay.start(nowMs, longestRebalanceTimeoutMs());
+        }
         if (state != GroupState.PREPARING_REBALANCE) {
             rebalanceDeadlineMs = nowMs + longestRebalanceTimeoutMs();
             state = GroupState.PREPARING_REBALANCE;
@@ -267,7 +282,11 @@ final class ClassicGroup {
     }
 
     private void tryCompleteJoin(long nowMs) {
-        if (state != GroupState.PREPARING_REBALANCE) {
+        tryCompleteJoin(nowMs, false);
+    }
+
+    private void tryCompleteJoin(long nowMs, boolean fromTimer) {
+        if (state != GroupState.PREPARING_REBALANCE || initialDelay.holds(nowMs, fromTimer)) {
             return;
         }
         boolean allJoined = pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
@@ -493,7 +512,7 @@ final class ClassicGroup {
         if (state == GroupState.COMPLETING_REBALANCE && nowMs >= rebalanceDeadlineMs) {
             removeUnsynced(nowMs);
         }
-        tryCompleteJoin(nowMs);
+        tryCompleteJoin(nowMs, true);
     }
 
     /**
@@ -511,6 +530,7 @@ final class ClassicGroup {
 
     /** Marks the group dead (its coordinator moved) and tells every waiting member so. */
     synchronized void unload() {
+        initialDelay.cancel();
         for (GroupMember m : members.values()) {
             if (m.awaitingJoin != null) {
                 m.awaitingJoin.accept(GroupResponses.joinError(Errors.NOT_COORDINATOR, m.memberId));

@@ -37,6 +37,15 @@ public final class GroupConfig extends AbstractConfig {
     private static final String OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC = "How often the coordinator looks for "
         + "expired offsets of the groups it coordinates.";
 
+    public static final String GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG = "group.initial.rebalance.delay.ms";
+    private static final String GROUP_INITIAL_REBALANCE_DELAY_MS_DOC = "How long the coordinator holds a group's first "
+        + "rebalance after its first member joins an empty group, so that members starting together land in one "
+        + "generation instead of the first getting one of its own and the others a second rebalance. While members join "
+        + "during it the delay runs again, up to the rebalance timeout in all. Kafka's default of 3 s suits "
+        + "consumers started seconds apart at the cost of 3 s or more before any new group reads; at 0 the "
+        + "rebalance still completes from a timer, after JoinGroups already arriving, which is enough for members "
+        + "started together.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 6_000, Range.atLeast(1), Importance.MEDIUM,
             GROUP_MIN_SESSION_TIMEOUT_MS_DOC)
@@ -47,7 +56,9 @@ public final class GroupConfig extends AbstractConfig {
         .define(OFFSETS_RETENTION_MINUTES_CONFIG, Type.INT, 7 * 24 * 60, Range.atLeast(1), Importance.HIGH,
             OFFSETS_RETENTION_MINUTES_DOC)
         .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.HIGH,
-            OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC);
+            OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC)
+        .define(GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, Type.INT, 3_000, Range.atLeast(0), Importance.MEDIUM,
+            GROUP_INITIAL_REBALANCE_DELAY_MS_DOC);
 
     /** Every setting at its default. */
     public static final GroupConfig DEFAULT = new GroupConfig(Map.of());
@@ -71,6 +82,10 @@ public final class GroupConfig extends AbstractConfig {
 
     public long offsetsRetentionMs() {
         return getInt(OFFSETS_RETENTION_MINUTES_CONFIG) * 60_000L;
+    }
+
+    public int initialRebalanceDelayMs() {
+        return getInt(GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG);
     }
 
     public long offsetsRetentionCheckIntervalMs() {

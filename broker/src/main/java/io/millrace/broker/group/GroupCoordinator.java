@@ -168,7 +168,15 @@ public final class GroupCoordinator implements AutoCloseable {
         if (!isCoordinatorOf(groupId)) {
             return Optional.empty();
         }
-        return Optional.of(groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, config)));
+        return Optional.of(groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, config, this::afterDelay)));
+    }
+
+    private void afterDelay(long delayMs, java.util.function.LongConsumer task) {
+        try {
+            timer.schedule(() -> task.accept(nowMs()), delayMs, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            // shutting down
+        }
     }
 
     /** The group if it is in memory here (and coordinated here), without creating one. */

@@ -23,8 +23,28 @@ public class ClassicGroupTest {
     private static final int REBALANCE_MS = 30_000;
     private static final short VERSION = 9;
 
-    private final ClassicGroup group = new ClassicGroup("g", GroupConfig.DEFAULT);
+    /** The coordinator's one-shot timer tasks, run by {@link #runTimers} as the test's clock passes them. */
+    private final List<long[]> timerDue = new ArrayList<>();
+    private final List<java.util.function.LongConsumer> timerTasks = new ArrayList<>();
     private long now = 1_000;
+    private final InitialJoinDelay.Timer timer = (delayMs, task) -> {
+        timerDue.add(new long[] {now + delayMs});
+        timerTasks.add(task);
+    };
+    private final ClassicGroup group = new ClassicGroup("g",
+        new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0)), timer);
+
+    /** Runs the timer tasks due by now (at 0 delay, those the last JoinGroup scheduled). */
+    private void runTimers() {
+        for (int i = 0; i < timerTasks.size(); i++) {
+            if (timerDue.get(i)[0] <= now + 1) {
+                java.util.function.LongConsumer task = timerTasks.remove(i);
+                timerDue.remove(i);
+                i--;
+                task.accept(now);
+            }
+        }
+    }
 
     /** A JoinGroup answer slot: null until the coordinator answers. */
     private static final class Answer<T> {
@@ -55,6 +75,7 @@ public class ClassicGroupTest {
     private Answer<JoinGroupResponse> join(String memberId, String... protocols) {
         Answer<JoinGroupResponse> answer = new Answer<>();
         group.join(joinRequest(memberId, protocols), "client", VERSION, now, answer::accept);
+        runTimers();
         return answer;
     }
 
@@ -294,6 +315,7 @@ public class ClassicGroupTest {
         JoinGroupRequest plain = joinRequest(metadataSeed);
         group.join(new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, memberId, instanceId, "consumer", plain.protocols(),
             null), "client", VERSION, now, answer::accept);
+        runTimers();
         return answer;
     }
 
@@ -343,9 +365,48 @@ public class ClassicGroupTest {
         JoinGroupRequest join = new JoinGroupRequest("g", SESSION_MS, REBALANCE_MS, b, null, "consumer",
             List.of(new JoinGroupRequest.Protocol("range", ByteBuffer.wrap(network))), null);
         group.join(join, "client", VERSION, now, response -> { });
+        runTimers();
         java.util.Arrays.fill(network, (byte) 0); // the network buffer is reused for the next request
         JoinGroupResponse leader = join(a).only();
         assertEquals(b, leader.members().get(1).memberId());
         assertEquals("b-subscription", text(leader.members().get(1).metadata()));
+    }
+
+    @Test
+    public void aNewGroupsFirstRebalanceWaitsForTheInitialDelayExtendedByJoinersUpToTheRebalanceTimeout() {
+        ClassicGroup delayed = new ClassicGroup("g",
+            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 3_000)), timer);
+        Answer<JoinGroupResponse> a = new Answer<>();
+        delayed.join(joinRequest(""), "client", (short) 3, now, a::accept); // no MEMBER_ID_REQUIRED before version 4
+        Answer<JoinGroupResponse> b = new Answer<>();
+        now += 1_000;
+        delayed.join(joinRequest(""), "client", (short) 3, now, b::accept);
+        runTimers();
+        assertNull("held although every member known has joined", a.orNull());
+        now = 4_000; // the first delay is over, but b joined during it: it runs once more
+        runTimers();
+        assertNull(a.orNull());
+        now = 7_000;
+        runTimers();
+        assertEquals(1, a.only().generationId());
+        assertEquals(1, b.only().generationId());
+        assertEquals(2, a.only().members().size());
+    }
+
+    @Test
+    public void theInitialDelayNeverRunsPastTheRebalanceTimeout() {
+        ClassicGroup delayed = new ClassicGroup("g",
+            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 20_000)), timer);
+        Answer<JoinGroupResponse> a = new Answer<>();
+        delayed.join(joinRequest(""), "client", (short) 3, now, a::accept);
+        now += 19_000;
+        Answer<JoinGroupResponse> b = new Answer<>();
+        delayed.join(joinRequest(""), "client", (short) 3, now, b::accept);
+        now = 1_000 + 20_000;
+        runTimers();
+        assertNull("re-armed for what is left of the rebalance timeout", a.orNull());
+        now = 1_000 + REBALANCE_MS;
+        delayed.tick(now);
+        assertEquals(1, b.only().generationId());
     }
 }

@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.common.utils.Time;
@@ -72,6 +73,8 @@ final class BrokerCluster extends ExternalResource {
         props.put(NetworkConfig.NUM_NETWORK_THREADS_CONFIG, 2);
         props.put(LogConfig.LOG_DIRS_CONFIG, dirs.get(id).toString());
         props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
+        // new groups form at once, rather than after Kafka's default initial delay of 3 s
+        props.put(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0);
         props.putAll(overrides);
         return props;
     }
