@@ -9,14 +9,24 @@ public final class MillraceBroker extends BrokerProcess {
 
     private int port = -1;
     private String zookeeperConnect;
+    /** Broker settings beyond the defaults, set before {@link #start()}. */
+    private final java.util.List<String> overrides = new java.util.ArrayList<>();
 
     public MillraceBroker(Path parent, Path processLog, String heap) throws IOException {
         super("millrace", parent, processLog, heap);
     }
 
+    /** A broker setting of its own, e.g. the group coordinator's initial rebalance delay; before {@link #start()}. */
+    public MillraceBroker set(String key, String value) {
+        overrides.add(key + "=" + value);
+        return this;
+    }
+
     @Override
     public void start() throws Exception {
-        process = builder(javaCommand(MillraceServerMain.class.getName(), home.toString())).start();
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(home.toString()));
+        args.addAll(overrides);
+        process = builder(javaCommand(MillraceServerMain.class.getName(), args.toArray(String[]::new))).start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (port < 0) {
             checkAlive();

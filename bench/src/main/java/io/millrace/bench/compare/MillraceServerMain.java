@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * The Millrace side of the comparison, run in its own JVM by {@link MillraceBroker}: a standalone
- * ZooKeeper and broker 0 on free loopback ports, data under the directory given as the only
- * argument, the broker's defaults otherwise. Prints {@code ZOOKEEPER <host:port>} and then
+ * ZooKeeper and broker 0 on free loopback ports, data under the directory given as the first
+ * argument, the broker's defaults but for the {@code setting=value} arguments after it. Prints {@code ZOOKEEPER <host:port>} and then
  * {@code READY <port>} once the broker answers, then runs until its standard input closes (the
  * harness exits or closes it) or SIGTERM, and then stops the broker before ZooKeeper.
  *
@@ -37,8 +37,8 @@ public final class MillraceServerMain {
     }
 
     private static void run(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("Usage: MillraceServerMain <data-dir>");
+        if (args.length < 1) {
+            System.err.println("Usage: MillraceServerMain <data-dir> [<broker-setting>=<value> ...]");
             System.exit(2);
         }
         Path home = Path.of(args[0]);
@@ -49,6 +49,10 @@ public final class MillraceServerMain {
         props.put(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeper.connectString());
         props.put(NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:0");
         props.put(LogConfig.LOG_DIRS_CONFIG, home.resolve("logs").toString());
+        for (int i = 1; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            props.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
         Broker broker = new Broker(new BrokerConfig(props), Time.SYSTEM);
         Object lock = new Object();
         boolean[] stopped = {false};

@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
  *   <li>{@link CommitScenario}: commitSync calls a second, 1 and 12 partitions per call, and 4 members at once,
  *       each with the broker JVM's CPU time per commit.</li>
  * </ol>
- * The Kafka broker runs with {@code group.initial.rebalance.delay.ms=0}: Millrace's coordinator has no
- * such delay, and Kafka's default (3 s) would hold every new group's first rebalance for 3 s. Unless
+ * Both brokers run with {@code group.initial.rebalance.delay.ms=0}: the default (3 s on both) would
+ * hold every new group's first rebalance for 3 s. Unless
  * {@code --no-kafka-defaults}, scenario 1 also runs on a third broker, Kafka with its defaults, shown
  * alongside. An unreported round warms the brokers and this JVM first (commits measured for 1 s); then
  * {@code --runs} rounds, Millrace first in odd rounds and last in even ones, every scenario in a
@@ -89,7 +89,7 @@ public final class GroupBenchmark {
     void run() throws Exception {
         Files.createDirectories(options.out().resolve("logs"));
         Path parent = Files.createTempDirectory(options.dataDir().toAbsolutePath(), "millrace-groups-bench-");
-        try (MillraceBroker millrace = new MillraceBroker(parent, log("millrace"), options.heap());
+        try (MillraceBroker millrace = new MillraceBroker(parent, log("millrace"), options.heap()).set(INITIAL_DELAY, "0");
              KafkaBroker kafka = new KafkaBroker(parent, log("kafka"), options.heap()).set(INITIAL_DELAY, "0");
              KafkaBroker kafkaDefault = options.kafkaDefaults() ? new KafkaBroker(parent, log("kafka-default-delay"),
                  options.heap()) : null) {
@@ -190,7 +190,7 @@ public final class GroupBenchmark {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream p = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         p.printf(Locale.ROOT, "%nKafka %s's KafkaConsumer on both brokers (group.protocol=classic); %d runs%s, alternating the"
-            + " order; heartbeat.interval.ms=%d; commits measured for %s s each; Kafka broker with %s=0%s; heap %s;"
+            + " order; heartbeat.interval.ms=%d; commits measured for %s s each; both brokers with %s=0%s; heap %s;"
             + " load average %s; min / **median** / max%n%n", org.apache.kafka.common.utils.AppInfoParser.getVersion(),
             options.runs(), options.warmup() ? " after a warm-up round" : "", options.heartbeatMs(),
             GroupFigures.format(options.commitSeconds()), INITIAL_DELAY,
