@@ -2,6 +2,7 @@ package io.millrace.broker.tools;
 
 import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.cluster.StandaloneZooKeeper;
+import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.broker.server.Broker;
@@ -98,6 +99,8 @@ public final class LocalCluster implements AutoCloseable {
         props.put(NetworkConfig.NUM_IO_THREADS_CONFIG, 2);
         props.put(LogConfig.LOG_DIRS_CONFIG, logDir(id).toString());
         props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
+        // a development cluster: new groups form at once rather than after the 3 s initial delay
+        props.put(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0);
         props.putAll(overrides);
         // broker.id in the overrides is the first broker's: ids must differ across the clusters of one JVM
         // (each broker exports its metrics under its id), not only within one
