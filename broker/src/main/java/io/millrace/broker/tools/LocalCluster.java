@@ -126,7 +126,10 @@ public final class LocalCluster implements AutoCloseable {
         broker.shutdown();
     }
 
-    /** Creates a topic through the cluster's controller; returns once the requesting broker's metadata shows it. */
+    /**
+     * Creates a topic through the cluster's controller; returns once every partition's leader, if
+     * running, has its log open, so a test may look at the partitions' directories at once.
+     */
     public void createTopic(String topic, int partitions) throws InterruptedException {
         createTopic(topic, partitions, Map.of());
     }
@@ -136,11 +139,36 @@ public final class LocalCluster implements AutoCloseable {
         try {
             anyBroker().cluster().createTopic(topic, partitions, configs, TOPIC_TIMEOUT)
                 .get(TOPIC_TIMEOUT.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+            awaitLogsOpen(topic, partitions);
         } catch (ExecutionException e) {
             throw new IllegalStateException("Could not create topic " + topic + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             throw new IllegalStateException("Topic " + topic + " was not created within " + TOPIC_TIMEOUT, e);
         }
+    }
+
+    // The requesting broker's metadata shows the topic first; the others open their logs when
+    // their own metadata catches up.
+    private void awaitLogsOpen(String topic, int partitions) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TOPIC_TIMEOUT.toNanos();
+        for (int p = 0; p < partitions; p++) {
+            while (!logOpenOnLeader(topic, p)) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("The log of " + topic + "-" + p + " was not opened on its leader");
+                }
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    private boolean logOpenOnLeader(String topic, int partition) {
+        int leader = anyBroker().cluster().metadata().leader(topic, partition);
+        for (Broker broker : brokers) {
+            if (broker != null && broker.brokerId() == leader) {
+                return broker.logManager().getLog(topic, partition).isPresent();
+            }
+        }
+        return true;   // its leader is not running in this cluster: nothing to wait for
     }
 
     private Broker anyBroker() {
