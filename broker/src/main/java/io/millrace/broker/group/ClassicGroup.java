@@ -7,11 +7,7 @@ import io.millrace.common.protocol.message.SyncGroupRequest;
 import io.millrace.common.protocol.message.SyncGroupResponse;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -32,10 +28,7 @@ final class ClassicGroup {
 
     private final String groupId;
     private final GroupConfig config;
-    private final Map<String, GroupMember> members = new LinkedHashMap<>();
-    /** Member ids handed out with MEMBER_ID_REQUIRED, until their join or their session timeout. */
-    private final Map<String, Long> pendingMembers = new HashMap<>();
-    private final StaticMembers staticMembers = new StaticMembers();
+    private final GroupMembers members = new GroupMembers();
     private GroupState state = GroupState.EMPTY;
     private int generationId;
     private String protocolType;
@@ -78,7 +71,7 @@ final class ClassicGroup {
     }
 
     synchronized List<String> memberIds() {
-        return List.copyOf(members.keySet());
+        return members.ids();
     }
 
     /** Handles a JoinGroup; {@code answer} is called now or when the rebalance completes. */
@@ -95,17 +88,16 @@ final class ClassicGroup {
             answer.accept(GroupResponses.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
         } else if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             answer.accept(GroupResponses.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
-        } else if (join.protocols().isEmpty() || !compatible(join)) {
+        } else if (join.protocols().isEmpty() || !members.compatible(join, protocolType)) {
             answer.accept(GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
         } else if (join.groupInstanceId() != null && join.memberId().isEmpty()) {
             joinStatic(join, clientId, version, nowMs, answer);
-        } else if (staticMembers.check(join.groupInstanceId(), join.memberId()) != Errors.NONE) {
-            Errors fenced = staticMembers.check(join.groupInstanceId(), join.memberId());
+        } else if (members.statics().check(join.groupInstanceId(), join.memberId()) != Errors.NONE) {
+            Errors fenced = members.statics().check(join.groupInstanceId(), join.memberId());
             answer.accept(GroupResponses.joinError(fenced, join.memberId()));
         } else if (join.memberId().isEmpty()) {
             joinNewMember(join, clientId, version, nowMs, answer);
-        } else if (pendingMembers.containsKey(join.memberId())) {
-            pendingMembers.remove(join.memberId());
+        } else if (members.takePending(join.memberId())) {
             addMember(join.memberId(), join, clientId, nowMs, answer);
         } else {
             GroupMember member = members.get(join.memberId());
@@ -117,33 +109,16 @@ final class ClassicGroup {
         }
     }
 
-    private boolean compatible(JoinGroupRequest join) {
-        if (members.isEmpty()) {
-            return true;
-        }
-        if (!join.protocolType().equals(protocolType)) {
-            return false;
-        }
-        // some protocol must stay supported by every member
-        for (JoinGroupRequest.Protocol p : join.protocols()) {
-            String name = p.name();
-            if (members.values().stream().filter(m -> !m.memberId.equals(join.memberId())).allMatch(m -> m.supports(name))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void joinNewMember(JoinGroupRequest join, String clientId, short version, long nowMs,
                                Consumer<JoinGroupResponse> answer) {
-        if (members.size() + pendingMembers.size() >= config.maxSize()) {
+        if (members.full(config.maxSize())) {
             answer.accept(GroupResponses.joinError(Errors.GROUP_MAX_SIZE_REACHED, ""));
             return;
         }
         String memberId = clientId + "-" + UUID.randomUUID();
         if (version >= 4) {
             // the member must come back with the id, so a client that gives up leaves no member behind
-            pendingMembers.put(memberId, nowMs + join.sessionTimeoutMs());
+            members.addPending(memberId, nowMs + join.sessionTimeoutMs());
             answer.accept(GroupResponses.joinError(Errors.MEMBER_ID_REQUIRED, memberId));
             return;
         }
@@ -160,14 +135,14 @@ final class ClassicGroup {
     private void joinStatic(JoinGroupRequest join, String clientId, short version, long nowMs,
                             Consumer<JoinGroupResponse> answer) {
         String newId = clientId + "-" + UUID.randomUUID();
-        String oldId = staticMembers.memberOf(join.groupInstanceId());
+        String oldId = members.statics().memberOf(join.groupInstanceId());
         GroupMember old = oldId == null ? null : members.get(oldId);
         if (old == null) {
-            if (members.size() + pendingMembers.size() >= config.maxSize()) {
+            if (members.full(config.maxSize())) {
                 answer.accept(GroupResponses.joinError(Errors.GROUP_MAX_SIZE_REACHED, ""));
                 return;
             }
-            staticMembers.put(join.groupInstanceId(), newId);
+            members.statics().put(join.groupInstanceId(), newId);
             addMember(newId, join, clientId, nowMs, answer);
             return;
         }
@@ -175,10 +150,8 @@ final class ClassicGroup {
         replacement.clientHost = joiningHost;
         replacement.assignment = old.assignment;
         replacement.touch(nowMs);
-        fence(old);
-        members.remove(oldId);
-        members.put(newId, replacement);
-        staticMembers.put(join.groupInstanceId(), newId);
+        old.fence();
+        members.replace(oldId, replacement);
         if (oldId.equals(leaderId)) {
             leaderId = newId;
         }
@@ -190,7 +163,7 @@ final class ClassicGroup {
             case STABLE, COMPLETING_REBALANCE -> {
                 // a fresh client's metadata differs (no owned partitions, no generation): only a
                 // change of the group's protocol calls for a rebalance, as in Kafka
-                if (chooseProtocol().equals(protocolName)) {
+                if (members.chooseProtocol(leaderId).equals(protocolName)) {
                     boolean leader = newId.equals(leaderId);
                     answer.accept(joinAnswer(replacement, leader, leader && state == GroupState.STABLE));
                 } else {
@@ -203,18 +176,6 @@ final class ClassicGroup {
         }
     }
 
-    /** Answers whatever the replaced member still waits for with FENCED_INSTANCE_ID. */
-    private static void fence(GroupMember old) {
-        if (old.awaitingJoin != null) {
-            old.awaitingJoin.accept(GroupResponses.joinError(Errors.FENCED_INSTANCE_ID, old.memberId));
-            old.awaitingJoin = null;
-        }
-        if (old.awaitingSync != null) {
-            old.awaitingSync.accept(GroupResponses.syncError(Errors.FENCED_INSTANCE_ID));
-            old.awaitingSync = null;
-        }
-    }
-
     private void addMember(String memberId, JoinGroupRequest join, String clientId, long nowMs,
                            Consumer<JoinGroupResponse> answer) {
         if (members.isEmpty()) {
@@ -224,7 +185,7 @@ final class ClassicGroup {
         member.clientHost = joiningHost;
         member.awaitingJoin = answer;
         member.touch(nowMs);
-        members.put(memberId, member);
+        members.add(member);
         initialDelay.memberJoined();
         prepareRebalance(nowMs);
         tryCompleteJoin(nowMs);
@@ -235,7 +196,7 @@ final class ClassicGroup {
         switch (state) {
             case PREPARING_REBALANCE -> {
                 member.update(join);
-                replaceJoinAnswer(member, answer);
+                member.replaceJoinAnswer(answer);
                 tryCompleteJoin(nowMs);
             }
             case COMPLETING_REBALANCE, STABLE -> {
@@ -254,31 +215,19 @@ final class ClassicGroup {
         }
     }
 
-    private static void replaceJoinAnswer(GroupMember member, Consumer<JoinGroupResponse> answer) {
-        if (member.awaitingJoin != null && member.awaitingJoin != answer) {
-            // the client gave up on its earlier request; Kafka answers the older one with an error
-            member.awaitingJoin.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
-        }
-        member.awaitingJoin = answer;
-    }
-
     private void prepareRebalance(long nowMs) {
         if (state == GroupState.COMPLETING_REBALANCE) {
-            for (GroupMember m : members.values()) {
+            for (GroupMember m : members.all()) {
                 answerSync(m, Errors.REBALANCE_IN_PROGRESS, ByteBuffer.allocate(0));
             }
         }
         if (state == GroupState.EMPTY) {
-            initialDelay.start(nowMs, longestRebalanceTimeoutMs());
+            initialDelay.start(nowMs, members.longestRebalanceTimeoutMs());
         }
         if (state != GroupState.PREPARING_REBALANCE) {
-            rebalanceDeadlineMs = nowMs + longestRebalanceTimeoutMs();
+            rebalanceDeadlineMs = nowMs + members.longestRebalanceTimeoutMs();
             state = GroupState.PREPARING_REBALANCE;
         }
-    }
-
-    private int longestRebalanceTimeoutMs() {
-        return members.values().stream().mapToInt(m -> m.rebalanceTimeoutMs).max().orElse(0);
     }
 
     private void tryCompleteJoin(long nowMs) {
@@ -289,17 +238,15 @@ final class ClassicGroup {
         if (state != GroupState.PREPARING_REBALANCE || initialDelay.holds(nowMs, fromTimer)) {
             return;
         }
-        boolean allJoined = pendingMembers.isEmpty() && members.values().stream().allMatch(m -> m.awaitingJoin != null);
-        if (!allJoined && nowMs < rebalanceDeadlineMs) {
+        if (!members.allJoined() && nowMs < rebalanceDeadlineMs) {
             return;
         }
-        for (GroupMember m : List.copyOf(members.values())) {
+        for (GroupMember m : members.copy()) {
             if (m.awaitingJoin == null) {
-                members.remove(m.memberId);
-                staticMembers.removeIfHeld(m.groupInstanceId, m.memberId);
+                members.remove(m);
             }
         }
-        pendingMembers.clear();
+        members.clearPending();
         generationId++;
         if (members.isEmpty()) {
             state = GroupState.EMPTY;
@@ -307,14 +254,14 @@ final class ClassicGroup {
             leaderId = null;
             return;
         }
-        protocolName = chooseProtocol();
-        if (leaderId == null || !members.containsKey(leaderId)) {
-            leaderId = members.keySet().iterator().next();
+        if (leaderId == null || !members.contains(leaderId)) {
+            leaderId = members.firstId();
         }
+        protocolName = members.chooseProtocol(leaderId);
         state = GroupState.COMPLETING_REBALANCE;
         // the members' SyncGroups are due within the rebalance timeout, as in Kafka
-        rebalanceDeadlineMs = nowMs + longestRebalanceTimeoutMs();
-        for (GroupMember m : members.values()) {
+        rebalanceDeadlineMs = nowMs + members.longestRebalanceTimeoutMs();
+        for (GroupMember m : members.all()) {
             m.assignment = ByteBuffer.allocate(0);
             m.touch(nowMs);
             Consumer<JoinGroupResponse> answer = m.awaitingJoin;
@@ -323,21 +270,10 @@ final class ClassicGroup {
         }
     }
 
-    /** The first protocol, in the leader's (or first member's) order of preference, that every member supports. */
-    private String chooseProtocol() {
-        GroupMember first = members.getOrDefault(leaderId, members.values().iterator().next());
-        for (JoinGroupRequest.Protocol p : first.protocols) {
-            if (members.values().stream().allMatch(m -> m.supports(p.name()))) {
-                return p.name();
-            }
-        }
-        throw new IllegalStateException("Group " + groupId + " has no common protocol; joins are checked for one");
-    }
-
     private JoinGroupResponse joinAnswer(GroupMember member, boolean asLeader, boolean skipAssignment) {
         List<JoinGroupResponse.Member> list = new ArrayList<>();
         if (asLeader) {
-            for (GroupMember m : members.values()) {
+            for (GroupMember m : members.all()) {
                 list.add(new JoinGroupResponse.Member(m.memberId, m.groupInstanceId, m.metadataFor(protocolName).duplicate()));
             }
         }
@@ -372,7 +308,7 @@ final class ClassicGroup {
                 }
             }
             state = GroupState.STABLE;
-            for (GroupMember m : members.values()) {
+            for (GroupMember m : members.all()) {
                 answerSync(m, Errors.NONE, m.assignment);
             }
         }
@@ -397,7 +333,7 @@ final class ClassicGroup {
     }
 
     private Errors checkMember(GroupMember member, int generation, String instanceId, String memberId) {
-        Errors fenced = staticMembers.check(instanceId, memberId);
+        Errors fenced = members.statics().check(instanceId, memberId);
         if (fenced == Errors.FENCED_INSTANCE_ID) {
             return fenced;
         }
@@ -421,7 +357,7 @@ final class ClassicGroup {
     /** Removes a member that leaves; UNKNOWN_MEMBER_ID when it is not one. */
     synchronized Errors leave(String memberId, String instanceId, long nowMs) {
         if (instanceId != null) {
-            String holder = staticMembers.memberOf(instanceId);
+            String holder = members.statics().memberOf(instanceId);
             if (holder == null) {
                 return Errors.UNKNOWN_MEMBER_ID;
             }
@@ -430,7 +366,7 @@ final class ClassicGroup {
             }
             memberId = holder;
         }
-        if (pendingMembers.remove(memberId) != null) {
+        if (members.takePending(memberId)) {
             tryCompleteJoin(nowMs);
             return Errors.NONE;
         }
@@ -443,8 +379,7 @@ final class ClassicGroup {
     }
 
     private void remove(GroupMember member, long nowMs) {
-        members.remove(member.memberId);
-        staticMembers.removeIfHeld(member.groupInstanceId, member.memberId);
+        members.remove(member);
         if (member.awaitingJoin != null) {
             member.awaitingJoin.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, member.memberId));
         }
@@ -484,8 +419,8 @@ final class ClassicGroup {
      * waiting answers whose client has disconnected.
      */
     synchronized void tick(long nowMs) {
-        pendingMembers.values().removeIf(deadline -> deadline <= nowMs);
-        for (GroupMember m : members.values()) {
+        members.expirePending(nowMs);
+        for (GroupMember m : members.all()) {
             if (m.awaitingJoin instanceof WaitingAnswer<?> w && w.abandoned()) {
                 w.drop();
                 m.awaitingJoin = null;
@@ -499,13 +434,11 @@ final class ClassicGroup {
                 m.touch(nowMs);
             }
         }
-        Iterator<GroupMember> it = List.copyOf(members.values()).iterator();
-        while (it.hasNext()) {
-            GroupMember m = it.next();
+        for (GroupMember m : members.copy()) {
             // a member waiting for its JoinGroup or SyncGroup answer cannot heartbeat, as its
             // heartbeats wait behind that request on its connection: Kafka keeps it alive too
             boolean waiting = m.awaitingJoin != null || m.awaitingSync != null;
-            if (!waiting && m.sessionDeadlineMs <= nowMs && members.containsKey(m.memberId)) {
+            if (!waiting && m.sessionDeadlineMs <= nowMs && members.contains(m.memberId)) {
                 remove(m, nowMs);
             }
         }
@@ -520,9 +453,9 @@ final class ClassicGroup {
      * assigns among them), so the others, kept alive while they wait, rebalance without them.
      */
     private void removeUnsynced(long nowMs) {
-        List<GroupMember> unsynced = members.values().stream().filter(m -> m.awaitingSync == null).toList();
+        List<GroupMember> unsynced = members.all().stream().filter(m -> m.awaitingSync == null).toList();
         for (GroupMember m : unsynced) {
-            if (members.containsKey(m.memberId)) {
+            if (members.contains(m.memberId)) {
                 remove(m, nowMs);
             }
         }
@@ -531,7 +464,7 @@ final class ClassicGroup {
     /** Marks the group dead (its coordinator moved) and tells every waiting member so. */
     synchronized void unload() {
         initialDelay.cancel();
-        for (GroupMember m : members.values()) {
+        for (GroupMember m : members.all()) {
             if (m.awaitingJoin != null) {
                 m.awaitingJoin.accept(GroupResponses.joinError(Errors.NOT_COORDINATOR, m.memberId));
                 m.awaitingJoin = null;
@@ -539,14 +472,12 @@ final class ClassicGroup {
             answerSync(m, Errors.NOT_COORDINATOR, ByteBuffer.allocate(0));
         }
         members.clear();
-        pendingMembers.clear();
-        staticMembers.clear();
         state = GroupState.DEAD;
     }
 
     /** Whether the group has neither members nor members waiting to join with the id they were given. */
     synchronized boolean isIdle() {
-        return members.isEmpty() && pendingMembers.isEmpty();
+        return members.isEmpty() && !members.hasPending();
     }
 
     /**
@@ -556,7 +487,7 @@ final class ClassicGroup {
     synchronized GroupDescription describe() {
         boolean stable = state == GroupState.STABLE;
         List<GroupDescription.Member> list = new ArrayList<>();
-        for (GroupMember m : members.values()) {
+        for (GroupMember m : members.all()) {
             list.add(new GroupDescription.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
                 stable ? m.metadataFor(protocolName).duplicate() : ByteBuffer.allocate(0),
                 stable ? m.assignment.duplicate() : ByteBuffer.allocate(0)));
@@ -567,11 +498,7 @@ final class ClassicGroup {
 
     /** Every member's metadata for every protocol it offers: what its subscription can be read from. */
     synchronized List<ByteBuffer> memberMetadata() {
-        List<ByteBuffer> all = new ArrayList<>();
-        for (GroupMember m : members.values()) {
-            m.protocols.forEach(p -> all.add(p.metadata().duplicate()));
-        }
-        return all;
+        return members.metadata();
     }
 
     /**
@@ -579,7 +506,7 @@ final class ClassicGroup {
      * join that still holds it is told COORDINATOR_NOT_AVAILABLE and retries on a fresh group.
      */
     synchronized boolean retireIfIdle() {
-        if (state == GroupState.EMPTY && pendingMembers.isEmpty()) {
+        if (state == GroupState.EMPTY && !members.hasPending()) {
             state = GroupState.DEAD;
             return true;
         }

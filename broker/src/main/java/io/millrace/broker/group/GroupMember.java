@@ -1,5 +1,6 @@
 package io.millrace.broker.group;
 
+import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.JoinGroupRequest;
 import io.millrace.common.protocol.message.JoinGroupResponse;
 import io.millrace.common.protocol.message.SyncGroupResponse;
@@ -56,6 +57,27 @@ final class GroupMember {
             }
         }
         return null;
+    }
+
+    /** Answers whatever this member, replaced by a restarted static member, still waits for with FENCED_INSTANCE_ID. */
+    void fence() {
+        if (awaitingJoin != null) {
+            awaitingJoin.accept(GroupResponses.joinError(Errors.FENCED_INSTANCE_ID, memberId));
+            awaitingJoin = null;
+        }
+        if (awaitingSync != null) {
+            awaitingSync.accept(GroupResponses.syncError(Errors.FENCED_INSTANCE_ID));
+            awaitingSync = null;
+        }
+    }
+
+    /** Waits with {@code answer} instead of an earlier JoinGroup the client gave up on, answering that one. */
+    void replaceJoinAnswer(Consumer<JoinGroupResponse> answer) {
+        if (awaitingJoin != null && awaitingJoin != answer) {
+            // Kafka answers the older request with an error
+            awaitingJoin.accept(GroupResponses.joinError(Errors.UNKNOWN_MEMBER_ID, memberId));
+        }
+        awaitingJoin = answer;
     }
 
     /** Whether {@code join} carries the same protocols and metadata, so a rejoin changes nothing. */
