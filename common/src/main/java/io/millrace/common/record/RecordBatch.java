@@ -244,6 +244,29 @@ public final class RecordBatch {
         return buffer.getInt(start + BASE_SEQUENCE_OFFSET);
     }
 
+    /** Whether an idempotent producer sent the batch: its producer id is set. */
+    public boolean hasProducerId() {
+        return producerId() > NO_PRODUCER_ID;
+    }
+
+    /**
+     * The sequence number of the batch's last record: BaseSequence plus LastOffsetDelta, wrapping
+     * past {@link Integer#MAX_VALUE} to 0 as producers number their records; {@link #NO_SEQUENCE}
+     * when the batch has none.
+     */
+    public int lastSequence() {
+        int base = baseSequence();
+        return base == NO_SEQUENCE ? NO_SEQUENCE : incrementSequence(base, lastOffsetDelta());
+    }
+
+    /** {@code sequence + increment}, wrapping past {@link Integer#MAX_VALUE} to 0. */
+    public static int incrementSequence(int sequence, int increment) {
+        if (sequence > Integer.MAX_VALUE - increment) {
+            return increment - (Integer.MAX_VALUE - sequence) - 1;
+        }
+        return sequence + increment;
+    }
+
     public int recordCount() {
         return buffer.getInt(start + RECORDS_COUNT_OFFSET);
     }
@@ -391,12 +414,22 @@ public final class RecordBatch {
      * whatever the bytes hold. Not for transactional batches, which need their producer id.
      */
     public void clearProducerState() {
+        setProducerState(NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE);
+    }
+
+    /**
+     * Rewrites ProducerId, ProducerEpoch and BaseSequence in place, then recomputes the CRC: how an
+     * idempotent producer stamps a batch that was built before its sequence was known, or numbers it
+     * again under a new epoch. Check {@link #isValid()} first, as for {@link #clearProducerState()}.
+     * Not for transactional batches, whose producer id belongs to their transaction.
+     */
+    public void setProducerState(long producerId, short producerEpoch, int baseSequence) {
         if (isTransactional()) {
             throw new IllegalStateException("A transactional batch keeps its producer id: " + this);
         }
-        buffer.putLong(start + PRODUCER_ID_OFFSET, NO_PRODUCER_ID);
-        buffer.putShort(start + PRODUCER_EPOCH_OFFSET, NO_PRODUCER_EPOCH);
-        buffer.putInt(start + BASE_SEQUENCE_OFFSET, NO_SEQUENCE);
+        buffer.putLong(start + PRODUCER_ID_OFFSET, producerId);
+        buffer.putShort(start + PRODUCER_EPOCH_OFFSET, producerEpoch);
+        buffer.putInt(start + BASE_SEQUENCE_OFFSET, baseSequence);
         ByteUtils.writeUnsignedInt(buffer, start + CRC_OFFSET, computeChecksum());
     }
 

@@ -78,6 +78,26 @@ public class RecordBatchValidationTest {
         assertFalse(records.hasNext());
     }
 
+    @Test
+    public void settingTheProducerStateOfABuiltBatchKeepsItsRecordsAndMakesANewValidCrc() {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.GZIP, 0L, 256);
+        builder.append(1_700_000_000_000L, "a".getBytes(), "1".getBytes());
+        builder.append(1_700_000_000_001L, "b".getBytes(), "2".getBytes());
+        RecordBatch batch = RecordBatch.wrap(builder.build());
+
+        batch.setProducerState(9_001L, (short) 4, 40);
+
+        assertTrue(batch.isValid());
+        assertEquals(9_001L, batch.producerId());
+        assertEquals(4, batch.producerEpoch());
+        assertEquals(40, batch.baseSequence());
+        assertFalse(batch.isTransactional());
+        RecordIterator records = batch.records();
+        assertEquals("1", java.nio.charset.StandardCharsets.UTF_8.decode(records.next().value()).toString());
+        assertEquals("2", java.nio.charset.StandardCharsets.UTF_8.decode(records.next().value()).toString());
+        assertFalse(records.hasNext());
+    }
+
     @Test(expected = IllegalStateException.class)
     public void aTransactionalBatchKeepsItsProducerId() {
         RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 256)
