@@ -3,12 +3,14 @@ package io.millrace.common.protocol;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidPartitionsException;
+import io.millrace.common.errors.InvalidProducerEpochException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.InvalidTimestampException;
 import io.millrace.common.errors.InvalidTopicException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.OutOfOrderSequenceException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
@@ -80,6 +82,10 @@ public enum Errors {
         InvalidRequestException.class, InvalidRequestException::new),
     UNSUPPORTED_FOR_MESSAGE_FORMAT(43, "The message format the server uses does not support this request.", false),
     POLICY_VIOLATION(44, "The request violates a configured policy.", false),
+    OUT_OF_ORDER_SEQUENCE_NUMBER(45, "The broker received an out of order sequence number from an idempotent producer.",
+        false, OutOfOrderSequenceException.class, OutOfOrderSequenceException::new),
+    INVALID_PRODUCER_EPOCH(47, "The producer's epoch is older than the last one the partition has seen from it.", false,
+        InvalidProducerEpochException.class, InvalidProducerEpochException::new),
     TRANSACTIONAL_ID_AUTHORIZATION_FAILED(53, "Transactions are not available to this client.", false),
     KAFKA_STORAGE_ERROR(56, "The partition's log directory is offline.", true,
         KafkaStorageException.class, KafkaStorageException::new),

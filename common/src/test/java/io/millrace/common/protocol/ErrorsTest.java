@@ -10,7 +10,9 @@ import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidPartitionsException;
 import io.millrace.common.errors.InvalidTopicException;
 import io.millrace.common.errors.KafkaStorageException;
+import io.millrace.common.errors.InvalidProducerEpochException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.OutOfOrderSequenceException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import io.millrace.common.errors.InvalidRecordException;
@@ -66,6 +68,8 @@ public class ErrorsTest {
         assertSame(Errors.INVALID_PARTITIONS, Errors.forException(new InvalidPartitionsException("x")));
         assertSame(Errors.INVALID_CONFIG, Errors.forException(new ConfigException("x")));
         assertSame(Errors.KAFKA_STORAGE_ERROR, Errors.forException(new KafkaStorageException("x")));
+        assertSame(Errors.OUT_OF_ORDER_SEQUENCE_NUMBER, Errors.forException(new OutOfOrderSequenceException("x")));
+        assertSame(Errors.INVALID_PRODUCER_EPOCH, Errors.forException(new InvalidProducerEpochException("x")));
     }
 
     @Test
