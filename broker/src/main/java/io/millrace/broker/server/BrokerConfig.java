@@ -4,6 +4,7 @@ import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
+import io.millrace.broker.replica.ReplicaConfig;
 import io.millrace.common.config.AbstractConfig;
 import io.millrace.common.config.ConfigDef;
 import io.millrace.common.config.ConfigDef.Importance;
@@ -57,7 +58,7 @@ public final class BrokerConfig extends AbstractConfig {
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
-        LogConfig.BROKER_CONFIG, GroupConfig.CONFIG);
+        LogConfig.BROKER_CONFIG, GroupConfig.CONFIG, ReplicaConfig.CONFIG);
 
     /** Values for the required settings in the generated file, so that it starts a one-machine broker as it is. */
     private static final Map<String, String> STARTER_VALUES = Map.of(
@@ -68,6 +69,7 @@ public final class BrokerConfig extends AbstractConfig {
     private final ClusterConfig cluster;
     private final LogConfig log;
     private final GroupConfig group;
+    private final ReplicaConfig replica;
 
     /** Parses and validates every layer's settings; throws ConfigException naming the first bad one. */
     public BrokerConfig(Map<?, ?> props) {
@@ -76,6 +78,7 @@ public final class BrokerConfig extends AbstractConfig {
         this.network = new NetworkConfig(props);
         this.log = new LogConfig(props);
         this.group = new GroupConfig(props);
+        this.replica = new ReplicaConfig(props);
     }
 
     public int brokerId() {
@@ -118,10 +121,14 @@ public final class BrokerConfig extends AbstractConfig {
         return group;
     }
 
+    public ReplicaConfig replica() {
+        return replica;
+    }
+
     /** Every declared setting's value in force (as given, else its default; null when neither), by name. */
     public Map<String, Object> settings() {
         Map<String, Object> settings = new LinkedHashMap<>();
-        for (AbstractConfig layer : List.of(cluster, this, network, log, group)) {
+        for (AbstractConfig layer : List.of(cluster, this, network, log, group, replica)) {
             settings.putAll(layer.values());
         }
         return settings;
