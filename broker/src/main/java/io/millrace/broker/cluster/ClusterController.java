@@ -209,7 +209,7 @@ final class ClusterController implements AutoCloseable {
         return List.of(
             fence(),
             leftoverConfig ? op.setData().forPath(configPath, config) : op.create().withMode(CreateMode.PERSISTENT).forPath(configPath, config),
-            op.create().withMode(CreateMode.PERSISTENT).forPath(ClusterPaths.topic(topic), ClusterJson.topic(assignment)),
+            op.create().withMode(CreateMode.PERSISTENT).forPath(ClusterPaths.topic(topic), ClusterJson.topic(asLists(assignment))),
             op.delete().withVersion(request.version()).forPath(request.path()));
     }
 
@@ -221,11 +221,13 @@ final class ClusterController implements AutoCloseable {
         if (data == null) {
             throw new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist");
         }
-        SortedMap<Integer, Integer> assignment = new TreeMap<>(ClusterJson.parseTopic(data));
-        SortedMap<Integer, Integer> added = assigner.assignAdditional(assignment, request.partitions(), request.assignment(),
+        SortedMap<Integer, List<Integer>> assignment = new TreeMap<>(ClusterJson.parseTopic(data));
+        SortedMap<Integer, Integer> preferred = new TreeMap<>();
+        assignment.forEach((p, replicas) -> preferred.put(p, replicas.get(0)));
+        SortedMap<Integer, Integer> added = assigner.assignAdditional(preferred, request.partitions(), request.assignment(),
             liveBrokers());
         log.info("Controller {} adds partitions to topic {}: partition -> broker {}", brokerId, topic, added);
-        assignment.putAll(added);
+        assignment.putAll(asLists(added));
         TransactionOp op = client.transactionOp();
         return List.of(
             fence(),
@@ -295,6 +297,12 @@ final class ClusterController implements AutoCloseable {
         }
         ids.sort(null);
         return ids;
+    }
+
+    private static SortedMap<Integer, List<Integer>> asLists(SortedMap<Integer, Integer> assignment) {
+        SortedMap<Integer, List<Integer>> lists = new TreeMap<>();
+        assignment.forEach((p, broker) -> lists.put(p, List.of(broker)));
+        return lists;
     }
 
     private byte[] dataOrNull(String path, Stat stat) throws Exception {

@@ -55,26 +55,69 @@ final class ClusterJson {
         }
     }
 
-    static byte[] topic(Map<Integer, Integer> assignment) {
+    /** A topic's replica lists, partition -> [replica ids], first = preferred leader. */
+    static byte[] topic(Map<Integer, List<Integer>> replicas) {
         ObjectNode json = versioned();
         ObjectNode partitions = json.putObject("partitions");
-        new TreeMap<>(assignment).forEach((partition, broker) -> partitions.put(String.valueOf(partition), broker));
+        new TreeMap<>(replicas).forEach((partition, ids) -> {
+            ArrayNode list = partitions.putArray(String.valueOf(partition));
+            ids.forEach(list::add);
+        });
         return bytes(json);
     }
 
-    static SortedMap<Integer, Integer> parseTopic(byte[] data) {
+    /** Reads replica lists, and the form written before replication (partition -> one broker id) as lists of one. */
+    static SortedMap<Integer, List<Integer>> parseTopic(byte[] data) {
         JsonNode partitions = parse(data).path("partitions");
         if (!partitions.isObject()) {
             throw new MalformedZNodeException("Topic data has no \"partitions\" object");
         }
-        SortedMap<Integer, Integer> assignment = new TreeMap<>();
+        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
         for (Map.Entry<String, JsonNode> entry : partitions.properties()) {
-            if (!entry.getValue().canConvertToInt()) {
-                throw new MalformedZNodeException("Partition " + entry.getKey() + " has no broker id");
-            }
-            assignment.put(partitionNumber(entry.getKey()), entry.getValue().asInt());
+            replicas.put(partitionNumber(entry.getKey()), replicaList(entry.getKey(), entry.getValue()));
         }
-        return assignment;
+        return replicas;
+    }
+
+    private static List<Integer> replicaList(String partition, JsonNode value) {
+        if (value.canConvertToInt()) {
+            return List.of(value.asInt());
+        }
+        List<Integer> ids = value.isArray() ? intList(value) : null;
+        if (ids == null || ids.isEmpty() || ids.stream().distinct().count() != ids.size()) {
+            throw new MalformedZNodeException("Partition " + partition + " has no list of distinct broker ids");
+        }
+        return ids;
+    }
+
+    static byte[] partitionState(int leader, int leaderEpoch, List<Integer> isr) {
+        ObjectNode json = versioned();
+        json.put("leader", leader);
+        json.put("leader_epoch", leaderEpoch);
+        ArrayNode list = json.putArray("isr");
+        isr.forEach(list::add);
+        return bytes(json);
+    }
+
+    static LeaderAndIsr parsePartitionState(byte[] data, int zkVersion) {
+        JsonNode json = parse(data);
+        List<Integer> isr = json.path("isr").isArray() ? intList(json.path("isr")) : null;
+        if (isr == null) {
+            throw new MalformedZNodeException("Partition state has no \"isr\" list of broker ids");
+        }
+        return new LeaderAndIsr(integer(json, "leader"), integer(json, "leader_epoch"), isr, zkVersion);
+    }
+
+    /** The ints of a JSON array, or null when an element is not one. */
+    private static List<Integer> intList(JsonNode array) {
+        List<Integer> ids = new ArrayList<>();
+        for (JsonNode id : array) {
+            if (!id.canConvertToInt()) {
+                return null;
+            }
+            ids.add(id.asInt());
+        }
+        return ids;
     }
 
     static byte[] topicConfig(Map<String, String> config) {
@@ -88,10 +131,20 @@ final class ClusterJson {
     }
 
     static byte[] createRequest(int partitions, Map<String, String> config) {
+        return createRequest(partitions, 1, config);
+    }
+
+    /** A creation request with a replication factor (Kafka's -1 is resolved by the requester). */
+    static byte[] createRequest(int partitions, int replicationFactor, Map<String, String> config) {
         ObjectNode json = versioned();
         json.put("partitions", partitions);
+        json.put("replication_factor", replicationFactor);
         json.set("config", stringMap(config));
         return bytes(json);
+    }
+
+    static byte[] controlledShutdownRequest() {
+        return bytes(versioned());
     }
 
     static byte[] createPartitionsRequest(int partitions, List<Integer> assignment) {
@@ -138,7 +191,8 @@ final class ClusterJson {
         } catch (MalformedZNodeException e) {
             config = Map.of();
         }
-        return new AdminRequest(kind, topic, json.path("partitions").asInt(0), config, brokerList(json.path("assignment")),
+        return new AdminRequest(kind, topic, json.path("partitions").asInt(0), json.path("replication_factor").asInt(1), config,
+            brokerList(json.path("assignment")),
             error.isTextual() ? error.asText() : null, json.path("message").asText(""), czxid, version);
     }
 

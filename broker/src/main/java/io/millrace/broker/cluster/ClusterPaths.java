@@ -1,6 +1,8 @@
 package io.millrace.broker.cluster;
 
+import io.millrace.common.TopicPartition;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -15,12 +17,18 @@ import java.util.OptionalInt;
  *     _c_&lt;uuid&gt;-latch-&lt;seq&gt;                 EPHEMERAL_SEQUENTIAL, data = broker id ("2");
  *                                                the lowest sequence is the controller
  *   topics/&lt;topic&gt;                             persistent  the controller
- *       {"version":1,"partitions":{"0":2,"1":0}}   partition -&gt; broker id
+ *       {"version":1,"partitions":{"0":[2,0],"1":[0,1]}}   partition -&gt; replica ids, the first
+ *       being the preferred leader; the form before replication, "0":2, reads as [2]
+ *     partitions/&lt;p&gt;/state                    persistent  the controller; the leader changes "isr"
+ *       {"version":1,"leader":2,"leader_epoch":0,"isr":[2,0]}   leader -1: offline. Absent for a
+ *       topic written before replication: its one broker leads in epoch 0
  *   config/topics/&lt;topic&gt;                      persistent  the controller at creation; any broker on a change
  *       {"version":1,"config":{"retention.ms":"86400000"}}
  *   admin/create-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1,"partitions":3,"config":{...}}
  *       + "error","message" once the controller rejects it
+ *   admin/controlled-shutdown/&lt;id&gt;             EPHEMERAL   a broker shutting down
+ *       {"version":1}; the controller moves that broker's leaderships away, then deletes it
  *   admin/delete-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1}  + "error","message" once the controller rejects it
  *   admin/create-partitions/&lt;topic&gt;           EPHEMERAL   the requesting broker
@@ -48,13 +56,16 @@ public final class ClusterPaths {
     public static final String CREATE_TOPIC_REQUESTS = ROOT + "/admin/create-topics";
     public static final String DELETE_TOPIC_REQUESTS = ROOT + "/admin/delete-topics";
     public static final String CREATE_PARTITIONS_REQUESTS = ROOT + "/admin/create-partitions";
+    /** A broker shutting down asks the controller to move its leaderships away (Kafka's controlled shutdown). */
+    public static final String CONTROLLED_SHUTDOWN_REQUESTS = ROOT + "/admin/controlled-shutdown";
     /** The last block of producer ids handed out (Kafka's {@code /latest_producer_id_block}). */
     public static final String PRODUCER_ID_BLOCK = ROOT + "/latest_producer_id_block";
 
     /** The persistent directories, parents first; every broker makes sure they exist at startup. */
     public static final List<String> DIRECTORIES = List.of(
         ROOT, ROOT + "/brokers", BROKER_IDS, CONTROLLER, TOPICS, ROOT + "/config", TOPIC_CONFIGS,
-        ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS, CREATE_PARTITIONS_REQUESTS);
+        ROOT + "/admin", CREATE_TOPIC_REQUESTS, DELETE_TOPIC_REQUESTS, CREATE_PARTITIONS_REQUESTS,
+        CONTROLLED_SHUTDOWN_REQUESTS);
 
     /**
      * The subtrees every broker caches: all that {@link ClusterView} reads, and nothing of the
@@ -62,6 +73,9 @@ public final class ClusterPaths {
      */
     public static final List<String> METADATA_SUBTREES = List.of(
         ROOT + "/brokers", CONTROLLER, TOPICS, ROOT + "/config", ROOT + "/admin");
+
+    private static final String PARTITIONS = "/partitions";
+    private static final String STATE = "/state";
 
     /** Curator's LeaderLatch names its nodes {@code <protection prefix>latch-<sequence>}. */
     private static final String LATCH_MARKER = "latch-";
@@ -75,6 +89,41 @@ public final class ClusterPaths {
 
     public static String topic(String topic) {
         return TOPICS + "/" + topic;
+    }
+
+    /** The parent of a topic's partition directories. */
+    public static String partitions(String topic) {
+        return topic(topic) + PARTITIONS;
+    }
+
+    public static String partition(String topic, int partition) {
+        return partitions(topic) + "/" + partition;
+    }
+
+    /** A partition's leader, leader epoch and in-sync replicas. */
+    public static String partitionState(String topic, int partition) {
+        return partition(topic, partition) + STATE;
+    }
+
+    public static String controlledShutdownRequest(int brokerId) {
+        return CONTROLLED_SHUTDOWN_REQUESTS + "/" + brokerId;
+    }
+
+    /** The partition whose state znode {@code path} is, or empty when it is not one. */
+    static Optional<TopicPartition> partitionOfState(String path) {
+        if (!path.startsWith(TOPICS + "/") || !path.endsWith(STATE)) {
+            return Optional.empty();
+        }
+        String[] parts = path.substring(TOPICS.length() + 1, path.length() - STATE.length()).split("/", -1);
+        if (parts.length != 3 || !("/" + parts[1]).equals(PARTITIONS) || parts[0].isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            int partition = Integer.parseInt(parts[2]);
+            return partition < 0 ? Optional.empty() : Optional.of(new TopicPartition(parts[0], partition));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     public static String topicConfig(String topic) {

@@ -24,11 +24,12 @@ public final class ClusterSnapshot {
     /** What {@link #controllerId} answers when no broker is controller. */
     public static final int NO_CONTROLLER = -1;
 
-    static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), NO_CONTROLLER, Map.of(),
-        Map.of());
+    static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), NO_CONTROLLER,
+        Map.of(), Map.of());
 
     private final SortedMap<Integer, BrokerInfo> brokers;
     private final SortedMap<String, TopicMetadata> topics;
+    private final Map<TopicPartition, LeaderAndIsr> partitionStates;
     private final Map<String, Map<String, String>> topicConfigs;
     private final Map<String, Long> topicConfigZxids;
     private final int controllerId;
@@ -36,10 +37,11 @@ public final class ClusterSnapshot {
     private final Map<String, AdminRequest> deleteRequests;
 
     ClusterSnapshot(Map<Integer, BrokerInfo> brokers, Map<String, TopicMetadata> topics,
-                    Map<String, Map<String, String>> topicConfigs, Map<String, Long> topicConfigZxids, int controllerId,
+                    Map<TopicPartition, LeaderAndIsr> partitionStates, Map<String, Map<String, String>> topicConfigs, Map<String, Long> topicConfigZxids, int controllerId,
                     Map<String, AdminRequest> createRequests, Map<String, AdminRequest> deleteRequests) {
         this.brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
         this.topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
+        this.partitionStates = Map.copyOf(partitionStates);
         this.topicConfigs = Map.copyOf(topicConfigs);
         this.topicConfigZxids = Map.copyOf(topicConfigZxids);
         this.controllerId = controllerId;
@@ -85,14 +87,28 @@ public final class ClusterSnapshot {
     }
 
     /**
-     * The id of the broker leading the partition, or {@link #NO_LEADER} when the broker it is
-     * assigned to is not live (or the partition does not exist: check {@link #partitionCount} to
-     * tell the two apart).
+     * The partition's replicas and leadership, or empty when the topic has no such partition. A
+     * partition without a state znode reads as {@link PartitionState#initial}: its first replica
+     * leading in epoch 0.
+     */
+    public Optional<PartitionState> partitionState(String topic, int partition) {
+        TopicMetadata metadata = topics.get(topic);
+        List<Integer> replicas = metadata == null ? List.of() : metadata.replicas(partition);
+        if (replicas.isEmpty()) {
+            return Optional.empty();
+        }
+        LeaderAndIsr state = partitionStates.get(new TopicPartition(topic, partition));
+        return Optional.of(state == null ? PartitionState.initial(replicas) : state.withReplicas(replicas));
+    }
+
+    /**
+     * The id of the broker leading the partition, or {@link #NO_LEADER} when the leader its state
+     * names is not live, the partition is offline, or it does not exist (check {@link #partitionCount}
+     * to tell these apart).
      */
     public int leader(String topic, int partition) {
-        TopicMetadata metadata = topics.get(topic);
-        int broker = metadata == null ? NO_LEADER : metadata.assignedBroker(partition);
-        return broker != NO_LEADER && brokers.containsKey(broker) ? broker : NO_LEADER;
+        int leader = partitionState(topic, partition).map(PartitionState::leader).orElse(NO_LEADER);
+        return leader != NO_LEADER && brokers.containsKey(leader) ? leader : NO_LEADER;
     }
 
     /** The live broker leading the partition, with its address, if any. */
@@ -115,12 +131,12 @@ public final class ClusterSnapshot {
         return topicConfigZxids.getOrDefault(topic, -1L);
     }
 
-    /** The partitions assigned to {@code brokerId}, whether it is live or not. */
+    /** The partitions with a replica on {@code brokerId} (leader or follower), whether it is live or not. */
     public SortedSet<TopicPartition> partitionsAssignedTo(int brokerId) {
         SortedSet<TopicPartition> mine = new TreeSet<>();
         for (TopicMetadata topic : topics.values()) {
-            topic.assignment().forEach((partition, broker) -> {
-                if (broker == brokerId) {
+            topic.replicas().forEach((partition, replicas) -> {
+                if (replicas.contains(brokerId)) {
                     mine.add(new TopicPartition(topic.name(), partition));
                 }
             });

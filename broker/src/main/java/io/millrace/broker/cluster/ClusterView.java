@@ -1,9 +1,11 @@
 package io.millrace.broker.cluster;
 
 import io.millrace.broker.cluster.ClusterJson.MalformedZNodeException;
+import io.millrace.common.TopicPartition;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
 import org.apache.curator.framework.recipes.cache.ChildData;
@@ -23,6 +25,8 @@ final class ClusterView {
 
     private final Map<Integer, BrokerInfo> brokers = new HashMap<>();
     private final Map<String, TopicMetadata> topics = new HashMap<>();
+    /** The partitions' state znodes; a partition without one is not here. */
+    private final Map<TopicPartition, LeaderAndIsr> partitionStates = new HashMap<>();
     private final Map<String, Map<String, String>> topicConfigs = new HashMap<>();
     /** The zxid of each topic config znode's last write, for a writer waiting to see its own change. */
     private final Map<String, Long> topicConfigZxids = new HashMap<>();
@@ -48,7 +52,7 @@ final class ClusterView {
 
     ClusterSnapshot snapshot() {
         int controller = controllerCandidates.isEmpty() ? ClusterSnapshot.NO_CONTROLLER : controllerCandidates.firstEntry().getValue();
-        return new ClusterSnapshot(brokers, topics, topicConfigs, topicConfigZxids, controller, createRequests,
+        return new ClusterSnapshot(brokers, topics, partitionStates, topicConfigs, topicConfigZxids, controller, createRequests,
             deleteRequests);
     }
 
@@ -62,6 +66,11 @@ final class ClusterView {
         if ((name = ClusterPaths.childOf(ClusterPaths.TOPICS, path)) != null) {
             return update(topics, name, node == null ? null
                 : new TopicMetadata(name, ClusterJson.parseTopic(node.getData()), node.getStat().getCzxid()));
+        }
+        Optional<TopicPartition> partition = ClusterPaths.partitionOfState(path);
+        if (partition.isPresent()) {
+            return update(partitionStates, partition.get(), node == null ? null
+                : ClusterJson.parsePartitionState(node.getData(), node.getStat().getVersion()));
         }
         if ((name = ClusterPaths.childOf(ClusterPaths.TOPIC_CONFIGS, path)) != null) {
             boolean changed = update(topicConfigs, name, node == null ? null : ClusterJson.parseTopicConfig(node.getData()));

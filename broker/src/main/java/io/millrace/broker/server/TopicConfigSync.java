@@ -52,7 +52,7 @@ final class TopicConfigSync implements MetadataListener {
     }
 
     private boolean hosts(ClusterSnapshot snapshot, String topic) {
-        return snapshot.topic(topic).map(t -> t.assignment().containsValue(brokerId)).orElse(false);
+        return snapshot.topic(topic).map(t -> t.hasReplicaOn(brokerId)).orElse(false);
     }
 
     private void apply(String topic, Map<String, String> config) {

@@ -7,6 +7,7 @@ import static org.junit.Assert.assertThrows;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.millrace.broker.cluster.ClusterJson.MalformedZNodeException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.Test;
 
@@ -24,9 +25,22 @@ public class ClusterJsonTest {
 
     @Test
     public void writesTheDocumentedTopicJson() throws Exception {
-        byte[] data = ClusterJson.topic(Map.of(1, 0, 0, 2));
-        assertEquals("{\"version\":1,\"partitions\":{\"0\":2,\"1\":0}}", new String(data, StandardCharsets.UTF_8));
-        assertEquals(Map.of(0, 2, 1, 0), ClusterJson.parseTopic(data));
+        byte[] data = ClusterJson.topic(Map.of(1, List.of(0, 1), 0, List.of(2, 0)));
+        assertEquals("{\"version\":1,\"partitions\":{\"0\":[2,0],\"1\":[0,1]}}", new String(data, StandardCharsets.UTF_8));
+        assertEquals(Map.of(0, List.of(2, 0), 1, List.of(0, 1)), ClusterJson.parseTopic(data));
+    }
+
+    @Test
+    public void readsTheTopicJsonWrittenBeforeReplicationAsListsOfOne() {
+        assertEquals(Map.of(0, List.of(2), 1, List.of(0)), ClusterJson.parseTopic(bytes("{\"version\":1,\"partitions\":{\"0\":2,\"1\":0}}")));
+    }
+
+    @Test
+    public void writesTheDocumentedPartitionStateJsonAndReadsItBack() throws Exception {
+        byte[] data = ClusterJson.partitionState(2, 7, List.of(2, 0));
+        assertEquals(JSON.readTree("{\"version\":1,\"leader\":2,\"leader_epoch\":7,\"isr\":[2,0]}"), JSON.readTree(data));
+        assertEquals(new LeaderAndIsr(2, 7, List.of(2, 0), 4), ClusterJson.parsePartitionState(data, 4));
+        assertThrows(MalformedZNodeException.class, () -> ClusterJson.parsePartitionState(bytes("{\"leader\":1,\"leader_epoch\":0}"), 0));
     }
 
     @Test
@@ -49,6 +63,8 @@ public class ClusterJsonTest {
         assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseBroker(1, bytes("{\"host\":\"h\",\"port\":70000}")));
         assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseTopic(bytes("{\"partitions\":{\"zero\":1}}")));
         assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseTopic(bytes("{\"version\":1}")));
+        assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseTopic(bytes("{\"partitions\":{\"0\":[]}}")));
+        assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseTopic(bytes("{\"partitions\":{\"0\":[1,1]}}")));
         assertThrows(MalformedZNodeException.class, () -> ClusterJson.parseTopicConfig(bytes("{\"config\":[1]}")));
     }
 

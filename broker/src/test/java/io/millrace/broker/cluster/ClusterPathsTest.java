@@ -25,6 +25,17 @@ public class ClusterPathsTest {
     }
 
     @Test
+    public void findsThePartitionOfAStateZnodeAndNothingElse() {
+        assertEquals(java.util.Optional.of(new io.millrace.common.TopicPartition("t", 3)),
+            ClusterPaths.partitionOfState(ClusterPaths.partitionState("t", 3)));
+        assertEquals("/millrace/topics/t/partitions/3/state", ClusterPaths.partitionState("t", 3));
+        assertTrue(ClusterPaths.partitionOfState("/millrace/topics/t/partitions/3").isEmpty());
+        assertTrue(ClusterPaths.partitionOfState("/millrace/topics/t/partitions/x/state").isEmpty());
+        assertTrue(ClusterPaths.partitionOfState("/millrace/topics/t/other/3/state").isEmpty());
+        assertTrue(ClusterPaths.partitionOfState("/millrace/config/topics/t/partitions/3/state").isEmpty());
+    }
+
+    @Test
     public void readsBrokerIdsFromRegistrationPaths() {
         assertEquals(OptionalInt.of(12), ClusterPaths.brokerIdOf(ClusterPaths.broker(12)));
         assertEquals(OptionalInt.empty(), ClusterPaths.brokerIdOf("/millrace/brokers/ids/abc"));
