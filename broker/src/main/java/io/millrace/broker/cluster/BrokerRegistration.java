@@ -4,9 +4,12 @@ import io.millrace.common.errors.MillraceException;
 import io.millrace.common.utils.Time;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,12 +18,21 @@ import org.slf4j.LoggerFactory;
  * This broker's ephemeral registration, {@code /millrace/brokers/ids/<id>} holding
  * {@code {"version":1,"host":..,"port":..,"rack":..,"timestamp":..}}.
  *
- * <p>At startup a registration held by another session is a duplicate broker id and fails
- * startup. After a lost session the znode may still be there for a while, held by our own expired
+ * <p>At startup a registration held by another session is either this broker's own, left by a
+ * run that crashed before ZooKeeper expired its session, or another broker given the same id. The
+ * two are told apart by the listener the registration names: a live broker cannot be reachable at
+ * the address this broker has just bound, so a registration naming the same host and port is a
+ * predecessor's. Startup then waits for the server to expire it (watching for its deletion,
+ * bounded by the session timeout and a margin) and registers; it is not deleted, so the controller
+ * and the other brokers see the old run end before the new one appears. A registration naming
+ * another address fails startup at once, as does one still held when the wait runs out.
+ *
+ * <p>After a lost session the znode may still be there for a while, held by our own expired
  * session (the server expires it one session timeout after it last heard from us). Every session
  * that ever held our registration is remembered, so such a leftover is recognised, deleted (with
  * its version, so nothing newer is touched) and replaced at once; a registration held by a session
- * that was never ours is left alone and logged, since another broker has taken the id.
+ * that was never ours is left alone and logged, since another broker has taken the id. A
+ * registration held by the current session (a create whose answer was lost) is already ours.
  *
  * <p>Thread-safe: every method that touches ZooKeeper is synchronized.
  */
@@ -28,14 +40,21 @@ final class BrokerRegistration {
 
     private static final Logger log = LoggerFactory.getLogger(BrokerRegistration.class);
     private static final int ATTEMPTS = 5;
+    /** How often the wait for a predecessor's expiry looks again, should the watch be lost with a connection. */
+    private static final long RECHECK_MS = 1_000;
+    private static final long MIN_EXPIRY_MARGIN_MS = 2_000;
 
     private final CuratorFramework client;
     private final int brokerId;
     private final String host;
     private final int port;
     private final String rack;
+    private final int sessionTimeoutMs;
     private final Time time;
     private final String path;
+    /** Released by every event on a watched registration: it was deleted or changed. */
+    private final Semaphore registrationChanged = new Semaphore(0);
+    private final Watcher changeWatcher = event -> registrationChanged.release();
     /** Every session id that has held our znode. Guarded by this. */
     private final Set<Long> ourSessions = new HashSet<>();
     /** True from a successful {@link #register} until {@link #deregister}. Guarded by this. */
@@ -43,19 +62,60 @@ final class BrokerRegistration {
     /** The session holding our znode, or -1 while we believe we are not registered. */
     private volatile long registeredSession = -1;
 
-    BrokerRegistration(CuratorFramework client, int brokerId, String host, int port, String rack, Time time) {
+    BrokerRegistration(CuratorFramework client, int brokerId, String host, int port, String rack, int sessionTimeoutMs,
+                       Time time) {
         this.client = client;
         this.brokerId = brokerId;
         this.host = host;
         this.port = port;
         this.rack = rack;
+        this.sessionTimeoutMs = sessionTimeoutMs;
         this.time = time;
         this.path = ClusterPaths.broker(brokerId);
     }
 
-    /** Registers at startup; throws {@link BrokerIdConflictException} if a live session already holds the id. */
+    /**
+     * Registers at startup, first waiting out a registration this broker left before a crash (one
+     * naming the same host and port) for up to {@link #expiryWaitMs()}.
+     *
+     * @throws BrokerIdConflictException at once if a registration naming another address holds the
+     *                                   id, or when one naming ours is still held after the wait
+     */
     synchronized void register() throws Exception {
-        claim(false);
+        long waitStart = -1;
+        int lostRaces = 0;
+        while (true) {
+            Stat stat = new Stat();
+            byte[] existing = dataOrNull(stat);
+            if (existing == null) {
+                if (tryCreate()) {
+                    break;
+                }
+                if (++lostRaces == ATTEMPTS) {
+                    throw keptChanging();
+                }
+                continue;
+            }
+            long owner = stat.getEphemeralOwner();
+            if (owner == currentSession()) {
+                registeredSession = owner;
+                break;
+            }
+            if (!namesOurListener(existing)) {
+                throw conflict(owner, existing);
+            }
+            if (waitStart < 0) {
+                waitStart = System.nanoTime();
+                log.warn("Broker {}: {} is held by ZooKeeper session 0x{}, which names this broker's own listener {}:{}: "
+                    + "a previous run that did not deregister. Waiting up to {} ms for the session to expire",
+                    brokerId, path, Long.toHexString(owner), host, port, expiryWaitMs());
+            }
+            awaitChange(owner, existing, waitStart);
+        }
+        if (waitStart >= 0) {
+            log.info("Broker {} registered after waiting {} ms for its previous registration to expire", brokerId,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStart));
+        }
         wanted = true;
     }
 
@@ -113,6 +173,7 @@ final class BrokerRegistration {
         return registeredSession != -1;
     }
 
+    /** Registers again after a lost session: replaces a leftover of one of ours, refuses anyone else's. */
     private void claim(boolean replaceOurLeftovers) throws Exception {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Stat stat = new Stat();
@@ -133,7 +194,47 @@ final class BrokerRegistration {
             }
             deleteLeftover(stat);
         }
-        throw new MillraceException("Could not register broker " + brokerId + ": " + path + " kept changing");
+        throw keptChanging();
+    }
+
+    private MillraceException keptChanging() {
+        return new MillraceException("Could not register broker " + brokerId + ": " + path + " kept changing");
+    }
+
+    /**
+     * Sleeps until the watched registration changes or a recheck is due.
+     *
+     * @throws BrokerIdConflictException once the registration has outlived {@link #expiryWaitMs()}
+     */
+    private void awaitChange(long owner, byte[] existing, long waitStart) throws Exception {
+        long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStart);
+        long remainingMs = expiryWaitMs() - waitedMs;
+        if (remainingMs <= 0) {
+            throw stillHeld(owner, existing, waitedMs);
+        }
+        registrationChanged.tryAcquire(Math.min(remainingMs, RECHECK_MS), TimeUnit.MILLISECONDS);
+        registrationChanged.drainPermits();
+    }
+
+    /**
+     * How long a predecessor's registration may take to expire: the session timeout (the larger of
+     * ours as configured and as the server granted it, as the server may have widened it), plus half
+     * of it, at least {@value #MIN_EXPIRY_MARGIN_MS} ms, since the server expires sessions on its
+     * ticks, of which there are at least two to a session timeout.
+     */
+    long expiryWaitMs() throws Exception {
+        long timeout = Math.max(sessionTimeoutMs, client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+        return timeout + Math.max(MIN_EXPIRY_MARGIN_MS, timeout / 2);
+    }
+
+    /** Whether a registration's data names the host and port this broker registers. */
+    private boolean namesOurListener(byte[] existing) {
+        try {
+            BrokerInfo other = ClusterJson.parseBroker(brokerId, existing);
+            return other.port() == port && other.host().equalsIgnoreCase(host);
+        } catch (MillraceException e) {
+            return false;
+        }
     }
 
     private boolean tryCreate() throws Exception {
@@ -162,24 +263,34 @@ final class BrokerRegistration {
 
     private byte[] dataOrNull(Stat stat) throws Exception {
         try {
-            return client.getData().storingStatIn(stat).forPath(path);
+            return client.getData().storingStatIn(stat).usingWatcher(changeWatcher).forPath(path);
         } catch (KeeperException.NoNodeException e) {
             return null;
         }
     }
 
     private BrokerIdConflictException conflict(long owner, byte[] existing) {
-        String holder;
+        return new BrokerIdConflictException("Broker id " + brokerId + " is already registered at " + path + " by a live broker at "
+            + holder(existing) + " (ZooKeeper session 0x" + Long.toHexString(owner) + "), while this broker is at " + host + ":"
+            + port + ". Every broker needs its own broker.id. (A broker restarted with the same listener waits for its "
+            + "previous registration to expire instead.)");
+    }
+
+    private BrokerIdConflictException stillHeld(long owner, byte[] existing, long waitedMs) {
+        return new BrokerIdConflictException("Broker id " + brokerId + " is still registered at " + path + " by ZooKeeper session 0x"
+            + Long.toHexString(owner) + " at " + holder(existing) + ", this broker's own listener, after waiting " + waitedMs
+            + " ms for it to expire (" + ClusterConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG + " " + sessionTimeoutMs
+            + " plus a margin). Either another live broker has the same broker.id and advertises the same address, "
+            + "or the previous run of this broker had a longer session timeout: start again once its registration is gone.");
+    }
+
+    private String holder(byte[] existing) {
         try {
             BrokerInfo other = ClusterJson.parseBroker(brokerId, existing);
-            holder = other.host() + ":" + other.port();
+            return other.host() + ":" + other.port();
         } catch (MillraceException e) {
-            holder = "an unreadable address";
+            return "an unreadable address";
         }
-        return new BrokerIdConflictException("Broker id " + brokerId + " is already registered at " + path + " by a live broker at "
-            + holder + " (ZooKeeper session 0x" + Long.toHexString(owner) + "). Every broker needs its own broker.id; if this "
-            + "broker has just restarted, its previous session has not expired yet: start again after "
-            + ClusterConfig.ZOOKEEPER_SESSION_TIMEOUT_MS_CONFIG + ".");
     }
 
     private long currentSession() throws Exception {

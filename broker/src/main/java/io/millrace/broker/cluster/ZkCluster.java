@@ -91,9 +91,12 @@ public final class ZkCluster implements AutoCloseable {
     /**
      * Connects, reads the cluster's metadata, registers this broker as reachable at
      * {@code host:port} and joins the controller election. Blocks until all of that is done and
-     * this broker's metadata view lists the broker itself.
+     * this broker's metadata view lists the broker itself. A registration left by this broker's
+     * previous run (same host and port, its session not yet expired after a crash) is waited out,
+     * for up to the session timeout and a margin.
      *
-     * @throws BrokerIdConflictException if a live broker already holds this broker's id
+     * @throws BrokerIdConflictException if a live broker at another address holds this broker's id,
+     *                                   or one at this address still does after that wait
      * @throws MillraceException if ZooKeeper cannot be reached within {@code zookeeper.connection.timeout.ms}
      */
     public void start(String host, int port) throws InterruptedException {
@@ -106,7 +109,8 @@ public final class ZkCluster implements AutoCloseable {
             connect();
             createDirectories();
             metadata.start(Duration.ofMillis(config.connectionTimeoutMs()));
-            BrokerRegistration ours = new BrokerRegistration(client, brokerId, host, port, config.rack(), time);
+            BrokerRegistration ours = new BrokerRegistration(client, brokerId, host, port, config.rack(),
+                config.sessionTimeoutMs(), time);
             ours.register();
             registration = ours;
             awaitOwnRegistration();

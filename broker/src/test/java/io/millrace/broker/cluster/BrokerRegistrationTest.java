@@ -9,6 +9,7 @@ import static org.junit.Assert.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.millrace.testkit.EmbeddedZooKeeper;
+import io.millrace.testkit.TcpProxy;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -52,15 +53,74 @@ public class BrokerRegistrationTest {
     }
 
     @Test
-    public void aSecondBrokerWithTheSameIdFailsToStartNamingTheLiveOne() throws Exception {
+    public void aSecondBrokerWithTheSameIdFailsToStartAtOnceNamingTheLiveOne() throws Exception {
         ZkCluster first = brokers.start(1);
         ZkCluster duplicate = brokers.create(1, Brokers.DEFAULT_SESSION_TIMEOUT_MS, Map.of());
 
+        long start = System.nanoTime();
         BrokerIdConflictException e = assertThrows(BrokerIdConflictException.class, () -> duplicate.start("other", 9999));
-        assertTrue(e.getMessage(), e.getMessage().contains("host1:9091") && e.getMessage().contains("broker.id"));
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertTrue(e.getMessage(), e.getMessage().contains("host1:9091") && e.getMessage().contains("other:9999")
+            && e.getMessage().contains("broker.id"));
+        assertTrue("refused after " + tookMs + " ms, not at once", tookMs < Brokers.DEFAULT_SESSION_TIMEOUT_MS / 2);
         assertEquals(ZkCluster.State.CLOSED, duplicate.state());
         assertEquals(sessionOf(first), first.curator().checkExists().forPath("/millrace/brokers/ids/1").getEphemeralOwner());
         assertTrue(first.isRegistered());
+    }
+
+    @Test
+    public void aBrokerRestartedAfterACrashWaitsForItsOldRegistrationToExpireAndThenRegisters() throws Exception {
+        try (TcpProxy link = new TcpProxy(zookeeper.port())) {
+            ZkCluster crashed = brokers.create(1, 2_000, Map.of(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, link.connectString()));
+            crashed.start("host1", 9091);
+            long oldSession = sessionOf(crashed);
+            ZkCluster observer = brokers.start(2);
+            link.cut(); // as a killed process: the session is neither closed nor kept alive
+
+            ZkCluster restarted = brokers.create(1, 2_000, Map.of());
+            long start = System.nanoTime();
+            restarted.start("host1", 9091);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+            assertEquals(sessionOf(restarted), ownerOfRegistration(observer, 1));
+            assertNotEquals(oldSession, sessionOf(restarted));
+            assertTrue(restarted.isRegistered());
+            // The old session had up to its 2 s timeout left; it was waited out, not deleted.
+            assertTrue("registered after " + tookMs + " ms, before the old session could expire", tookMs >= 1_000);
+            assertTrue("registered after " + tookMs + " ms", tookMs < 4_000);
+        }
+    }
+
+    @Test
+    public void aLiveBrokerAtTheSameAddressStillFailsStartupOnceTheWaitRunsOut() throws Exception {
+        ZkCluster live = brokers.start(1);
+        ZkCluster duplicate = brokers.create(1, 1_000, Map.of());
+
+        long start = System.nanoTime();
+        BrokerIdConflictException e = assertThrows(BrokerIdConflictException.class, () -> duplicate.start("host1", 9091));
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertTrue(e.getMessage(), e.getMessage().contains("still registered") && e.getMessage().contains("host1:9091")
+            && e.getMessage().contains("broker.id"));
+        // 1 s of session timeout plus the 2 s margin
+        assertTrue("gave up after " + tookMs + " ms", tookMs >= 2_900 && tookMs < 8_000);
+        assertEquals(sessionOf(live), ownerOfRegistration(live, 1));
+        assertTrue(live.isRegistered());
+    }
+
+    @Test
+    public void aBrokerRestartedAfterItsOldRegistrationWentRegistersAtOnce() throws Exception {
+        ZkCluster previous = brokers.start(1);
+        previous.close();
+        ZkCluster restarted = brokers.create(1, Brokers.DEFAULT_SESSION_TIMEOUT_MS, Map.of());
+
+        long start = System.nanoTime();
+        restarted.start("host1", 9091);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertEquals(sessionOf(restarted), ownerOfRegistration(restarted, 1));
+        assertTrue("registered after " + tookMs + " ms", tookMs < Brokers.DEFAULT_SESSION_TIMEOUT_MS / 2);
     }
 
     @Test

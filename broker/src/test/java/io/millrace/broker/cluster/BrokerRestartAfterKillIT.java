@@ -1,0 +1,148 @@
+package io.millrace.broker.cluster;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.testkit.ChildOutput;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.zookeeper.data.Stat;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A broker in a process of its own is killed with SIGKILL, so its ZooKeeper session is neither
+ * closed nor kept alive and its registration outlives it, and is started again at once on the same
+ * listener: the new process waits for the old session to expire, registers, and serves the records
+ * written before the kill, from a single start with no retries by hand.
+ */
+public class BrokerRestartAfterKillIT {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartAfterKillIT.class);
+    private static final int SESSION_TIMEOUT_MS = 6_000;
+    private static final int RECORDS = 10;
+    private static final String TOPIC = "survives-kill";
+    private static final Pattern READY = Pattern.compile("ready on port (\\d+)");
+    private static final Pattern WAITED = Pattern.compile("registered after waiting (\\d+) ms");
+
+    @Rule
+    public final EmbeddedZooKeeper zookeeper = new EmbeddedZooKeeper();
+
+    @Rule
+    public final TemporaryFolder temp = new TemporaryFolder();
+
+    @Test(timeout = 180_000)
+    public void aBrokerStartedAgainRightAfterSigkillWaitsOutItsOldRegistrationAndComesBack() throws Exception {
+        Path logDir = temp.newFolder("logs").toPath();
+        int port = freeLoopbackPort();
+        try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
+            observer.start();
+            long oldSession = runAndKill(logDir, port, observer);
+            Stat left = observer.checkExists().forPath(ClusterPaths.broker(0));
+            assertNotNull("the killed broker's registration outlives its process", left);
+            assertEquals(oldSession, left.getEphemeralOwner());
+
+            long restarted = System.nanoTime();
+            Process second = start(logDir, port);
+            try {
+                ChildOutput.Ready ready = ChildOutput.awaitLine(second, READY, Duration.ofSeconds(60));
+                long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted);
+                String startLog = String.join("\n", ready.lines());
+                Matcher waited = WAITED.matcher(startLog);
+                assertTrue("the restarted broker waited for its old registration: " + startLog, waited.find());
+                assertNotEquals(oldSession, observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner());
+                assertEquals(RECORDS, consumeAll(port));
+                LOG.info("Restarted after SIGKILL: ready {} ms after the new process started, {} ms of it waiting for the old "
+                    + "registration to expire (session timeout {} ms)", readyMs, waited.group(1), SESSION_TIMEOUT_MS);
+            } finally {
+                second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** Starts the broker, writes the records, kills it with SIGKILL; returns the session its registration had. */
+    private long runAndKill(Path logDir, int port, CuratorFramework observer) throws Exception {
+        Process first = start(logDir, port);
+        try {
+            ChildOutput.awaitLine(first, READY, Duration.ofSeconds(60));
+            produce(port);
+            return observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner();
+        } finally {
+            first.destroyForcibly(); // SIGKILL: no shutdown hook, no deregistration, no session close
+            assertTrue("the killed broker exited", first.waitFor(30, TimeUnit.SECONDS));
+        }
+    }
+
+    private Process start(Path logDir, int port) throws Exception {
+        return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+            "io.millrace.broker.tools.BrokerMain",
+            "--override", "broker.id=0",
+            "--override", "zookeeper.connect=" + zookeeper.connectString(),
+            "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
+            "--override", "zookeeper.session.timeout.ms=" + SESSION_TIMEOUT_MS,
+            "--override", "log.dirs=" + logDir))
+            .redirectErrorStream(true).start();
+    }
+
+    private static int freeLoopbackPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void produce(int port) throws Exception {
+        Map<String, Object> props = Map.of("bootstrap.servers", "127.0.0.1:" + port);
+        try (Admin admin = Admin.create(props)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < RECORDS; i++) {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, "record-" + i)).get(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static int consumeAll(int port) {
+        Map<String, Object> props = Map.of("bootstrap.servers", "127.0.0.1:" + port, "enable.auto.commit", "false");
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
+        List<String> values = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (values.size() < RECORDS && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+                    values.add(record.value());
+                }
+            }
+        }
+        return values.size();
+    }
+}
