@@ -65,6 +65,7 @@ public final class Log implements Closeable {
     private final LogDurability durability = new LogDurability(this);
     private final LogReads reads = new LogReads(this);
     private final ReentrantLock lock = new ReentrantLock();
+    private final ProducerStateManager producers;
 
     private volatile LogEnd end;
     private volatile long logStartOffset;
@@ -77,6 +78,7 @@ public final class Log implements Closeable {
         this.config = config;
         this.context = context;
         this.ownsFlusher = ownsFlusher;
+        this.producers = new ProducerStateManager(topicPartition, dir, config.producerIdExpirationMs());
     }
 
     /**
@@ -132,6 +134,7 @@ public final class Log implements Closeable {
         }
         end = new LogEnd(endOffset, active, active.size());
         logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
+        producers.reload(endOffset, segments, context.time().milliseconds());
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         durability.loaded(endOffset, context.time().milliseconds());
         LOG.info("Loaded {} with {} segments, offsets {} to {}", dir, segments.size(), logStartOffset, endOffset);
@@ -143,7 +146,9 @@ public final class Log implements Closeable {
      * Validates every batch in {@code records} (CRC, magic, sizes, record count against offset
      * delta, {@code max.message.bytes}), assigns consecutive offsets by rewriting each batch's
      * base offset in place, stamps LogAppendTime if the topic uses it, and appends the bytes as
-     * they are. One bad batch rejects the whole append and nothing is written. Does not fsync.
+     * they are. One bad batch rejects the whole append and nothing is written. Batches of idempotent
+     * producers are checked against the {@link ProducerStateManager}: a retried batch is answered with
+     * its original offsets and not written again. Does not fsync.
      *
      * @throws InvalidRecordException  a batch is malformed or damaged (its subclasses say how)
      * @throws RecordTooLargeException a batch is over {@code max.message.bytes}, or the whole append over {@code segment.bytes}
@@ -156,14 +161,20 @@ public final class Log implements Closeable {
         lock.lock();
         try {
             ensureUsable();
-            return appendValidated(records, config);
+            long now = context.time().milliseconds();
+            var producerAppend = producers.prepareLeaderAppend(records, end.offset(), now, config.timestampType());
+            if (producerAppend.isDuplicate()) {
+                return producerAppend.duplicateInfo();
+            }
+            LogAppendInfo info = appendValidated(records, config, now);
+            producers.complete(producerAppend);
+            return info;
         } finally {
             lock.unlock();
         }
     }
 
-    private LogAppendInfo appendValidated(ByteBuffer records, LogConfig config) {
-        long now = context.time().milliseconds();
+    private LogAppendInfo appendValidated(ByteBuffer records, LogConfig config, long now) {
         LogAppendInfo info = LogValidator.assignOffsets(records, end.offset(), now, config.timestampType());
         LogSegment segment;
         try {
@@ -207,6 +218,7 @@ public final class Log implements Closeable {
         }
         LogSegment fresh = LogSegment.create(dir, current.offset(), config, context);
         segments.put(fresh.baseOffset(), fresh);
+        producers.takeSnapshot(current.offset());
         old.onBecomeInactive();
         end = new LogEnd(current.offset(), fresh, 0);
         durability.markDirDirty();
@@ -304,6 +316,7 @@ public final class Log implements Closeable {
     void removeOldest(LogSegment segment) throws IOException {
         segments.remove(segment.baseOffset());
         logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        producers.deleteSnapshotsBelow(segments.firstKey());
         segment.renameToDeleted();
         durability.markDirDirty();
     }
@@ -366,6 +379,11 @@ public final class Log implements Closeable {
             size += segment.size();
         }
         return size;
+    }
+
+    /** The idempotent producers this log has seen, with their last batches. */
+    public ProducerStateManager producerState() {
+        return producers;
     }
 
     public int numberOfSegments() {
@@ -487,6 +505,7 @@ public final class Log implements Closeable {
             try {
                 if (!closed) {
                     closed = true;
+                    snapshotProducers(flushFirst);
                     closeSegments();
                 }
             } finally {
@@ -496,6 +515,18 @@ public final class Log implements Closeable {
         durability.failWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed"));
         if (ownsFlusher) {
             context.flusher().close();
+        }
+    }
+
+    /** A clean close leaves the producers' state at the log end, so the next load replays nothing. */
+    private void snapshotProducers(boolean cleanClose) {
+        if (!cleanClose || isDirOffline()) {
+            return;
+        }
+        try {
+            producers.takeSnapshot(end.offset());
+        } catch (IOException e) {
+            markOffline("snapshot the producers of", e);
         }
     }
 

@@ -106,6 +106,11 @@ public final class LogConfig extends AbstractConfig {
     static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC = "With CreateTime, the furthest a batch's first "
         + "timestamp may lie behind the broker's clock; an earlier one is refused with INVALID_TIMESTAMP.";
 
+    public static final String PRODUCER_ID_EXPIRATION_MS_CONFIG = "producer.id.expiration.ms";
+    static final String PRODUCER_ID_EXPIRATION_MS_DOC = "How long a partition remembers an idempotent producer that "
+        + "sends it nothing (its epoch and last five batches' sequence numbers). A producer forgotten this way may start "
+        + "again at any sequence number. Checked on every retention pass (log.retention.check.interval.ms).";
+
     // ---- topic overrides -------------------------------------------------------------------
 
     public static final String SEGMENT_BYTES_CONFIG = "segment.bytes";
@@ -158,7 +163,9 @@ public final class LogConfig extends AbstractConfig {
         .define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Type.LONG, HOUR_MS, Range.atLeast(0), Importance.MEDIUM,
             LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_DOC)
         .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0),
-            Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC);
+            Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC)
+        .define(PRODUCER_ID_EXPIRATION_MS_CONFIG, Type.LONG, 24 * HOUR_MS, Range.atLeast(1), Importance.LOW,
+            PRODUCER_ID_EXPIRATION_MS_DOC);
 
     public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
@@ -338,6 +345,11 @@ public final class LogConfig extends AbstractConfig {
 
     public long retentionCheckIntervalMs() {
         return getLong(LOG_RETENTION_CHECK_INTERVAL_MS_CONFIG);
+    }
+
+    /** How long an idle idempotent producer is remembered; a broker setting with no topic override. */
+    public long producerIdExpirationMs() {
+        return getLong(PRODUCER_ID_EXPIRATION_MS_CONFIG);
     }
 
     public long flushSchedulerIntervalMs() {

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  *     00000000000000000000.log            record batches, named by the segment's base offset
  *     00000000000000000000.index          offset index
  *     00000000000000000000.timeindex      time index
+ *     00000000000000000000.snapshot       idempotent producers' state at that offset
  *     00000000000000368769.log.deleted    a segment waiting for its delayed delete
  *   &lt;topic&gt;-&lt;partition&gt;.&lt;uuid&gt;-delete/     a deleted partition waiting for removal
  * </pre>
@@ -32,6 +33,7 @@ public final class LogFileNames {
     public static final String LOG_SUFFIX = ".log";
     public static final String INDEX_SUFFIX = ".index";
     public static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String PRODUCER_SNAPSHOT_SUFFIX = ".snapshot";
     public static final String DELETED_SUFFIX = ".deleted";
     public static final String CLEANED_SUFFIX = ".cleaned";
     public static final String SWAP_SUFFIX = ".swap";
@@ -68,6 +70,11 @@ public final class LogFileNames {
 
     public static Path timeIndexFile(Path dir, long baseOffset) {
         return dir.resolve(filenamePrefix(baseOffset) + TIME_INDEX_SUFFIX);
+    }
+
+    /** The snapshot of the producers' state when the log ended at {@code offset}. */
+    public static Path producerSnapshotFile(Path dir, long offset) {
+        return dir.resolve(filenamePrefix(offset) + PRODUCER_SNAPSHOT_SUFFIX);
     }
 
     /** The name a file takes while it waits for its delayed delete. */

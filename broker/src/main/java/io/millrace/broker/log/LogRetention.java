@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * Time- and size-based retention of one {@link Log}: Kafka's rule, whole closed segments from the
  * oldest on, never the active one; and the deletion of records below a log start offset that
  * DeleteRecords moved forward, which takes the segments wholly below it. Deleted segments are renamed to {@code .deleted} at once and their
- * files removed after {@code file.delete.delay.ms}, so that reads already under way can finish.
+ * files removed after {@code file.delete.delay.ms}, so that reads already under way can finish. A retention pass
+ * also forgets the idempotent producers idle for {@code producer.id.expiration.ms}.
  */
 final class LogRetention {
 
@@ -32,8 +33,10 @@ final class LogRetention {
             try {
                 log.ensureUsable();
                 LogConfig config = log.config();
-                List<LogSegment> deletable = deletable(log.context().time().milliseconds(), config);
+                long now = log.context().time().milliseconds();
+                List<LogSegment> deletable = deletable(now, config);
                 delete(deletable, config);
+                log.producerState().removeExpired(now);
                 return deletable.size();
             } catch (IOException e) {
                 throw log.offline("delete old segments of", e);

@@ -8,6 +8,7 @@ import io.millrace.common.record.RecordBatch;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -261,6 +262,16 @@ final class LogSegment implements Closeable {
             problem = timeIndex.sanityCheck(size());
         }
         return problem;
+    }
+
+    /** Where a scan for {@code offset} starts: the position of the last index entry at or below it. */
+    int positionOfOffset(long offset) {
+        return offsetIndex.lookup(offset);
+    }
+
+    /** The {@code .log} file's channel, for header scans ({@link BatchHeaders}) up to {@link #size()}. */
+    FileChannel channel() {
+        return log.channel();
     }
 
     /** The offset after the segment's last batch: a short scan from the last index entry. */

@@ -1,0 +1,236 @@
+package io.millrace.broker.log;
+
+import io.millrace.broker.log.ProducerStateEntry.BatchMetadata;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.TimestampType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The idempotent producers of one partition's log: for each producer id its epoch and last five
+ * batches ({@link ProducerStateEntry}). A leader append is first checked against it
+ * ({@link #prepareLeaderAppend}): a retry of a remembered batch is answered with the batch's
+ * original offsets and nothing is written; a gap, a fenced epoch or a new epoch not starting at 0
+ * refuses the append ({@link ProducerSequenceCheck}). Replicated batches update the state without
+ * checks ({@link #onReplicatedBatch}), so a follower that becomes leader knows every producer.
+ *
+ * <p>Persistence: {@link #takeSnapshot} writes {@code <offset>.snapshot} beside the segments (when a
+ * segment rolls and on a clean close, {@link ProducerSnapshotFile}); {@link #reload} reads the latest
+ * snapshot at or below the log end and replays the batch headers after it, or every batch when there
+ * is none. Producers idle for {@code producer.id.expiration.ms} are forgotten ({@link #removeExpired}).
+ *
+ * <p>Thread-safety: every method is synchronized; the owning {@link Log} calls the mutating ones
+ * under its append lock, so the state always describes exactly the batches below the log end.
+ */
+public final class ProducerStateManager {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProducerStateManager.class);
+
+    private final TopicPartition partition;
+    private final Path dir;
+    private final long expirationMs;
+    private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+
+    ProducerStateManager(TopicPartition partition, Path dir, long expirationMs) {
+        this.partition = partition;
+        this.dir = dir;
+        this.expirationMs = expirationMs;
+    }
+
+    /**
+     * What a leader append would do to the producers: either a duplicate (the remembered batch it
+     * retries, to answer with; nothing is appended) or the entries to install once written.
+     */
+    public record ProducerAppend(BatchMetadata duplicate, Map<Long, ProducerStateEntry> updates) {
+
+        public boolean isDuplicate() {
+            return duplicate != null;
+        }
+
+        /** The answer to a duplicate: the original batch's offsets and timestamp, as Kafka answers. */
+        LogAppendInfo duplicateInfo() {
+            return new LogAppendInfo(duplicate.firstOffset(), duplicate.lastOffset(), 0, duplicate.timestamp(),
+                duplicate.timestamp(), 0);
+        }
+    }
+
+    // ---- appends ----------------------------------------------------------------------------
+
+    /**
+     * Checks the validated batches of a leader append that will start at {@code firstOffset}, in
+     * order, as Kafka does: the first batch that retries a remembered one makes the whole append a
+     * duplicate; a batch breaking the rules throws and refuses it. Changes nothing.
+     *
+     * @throws io.millrace.common.errors.OutOfOrderSequenceException   a sequence gap, or a new epoch not at 0
+     * @throws io.millrace.common.errors.InvalidProducerEpochException an epoch older than the producer's last
+     * @throws io.millrace.common.errors.InvalidRecordException        a producer id without a sequence number
+     */
+    synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type) {
+        Map<Long, ProducerStateEntry> updates = new HashMap<>();
+        long next = firstOffset;
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            long base = next;
+            next += batch.lastOffsetDelta() + 1L;
+            if (!batch.hasProducerId() || batch.isControlBatch()) {
+                continue;
+            }
+            ProducerStateEntry known = producers.get(batch.producerId());
+            Optional<BatchMetadata> duplicate = known == null ? Optional.empty() : known.findDuplicate(batch);
+            if (duplicate.isPresent()) {
+                return new ProducerAppend(duplicate.get(), Map.of());
+            }
+            ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
+            ProducerSequenceCheck.check(partition, current, batch);
+            long timestamp = type == TimestampType.LOG_APPEND_TIME ? nowMs : batch.maxTimestamp();
+            updates.put(batch.producerId(), appended(current, batch, base, timestamp, nowMs));
+        }
+        return new ProducerAppend(null, updates);
+    }
+
+    /** Installs what {@link #prepareLeaderAppend} found, once the append is written. */
+    synchronized void complete(ProducerAppend append) {
+        producers.putAll(append.updates());
+    }
+
+    /**
+     * Records a batch appended without checks, with the offsets already in it: a follower's copy of
+     * the leader's log, so that the state moves with leadership. Batches without a producer id and
+     * control batches change nothing. Call under the log's append lock, after the batch is written.
+     */
+    public synchronized void onReplicatedBatch(RecordBatch batch, long nowMs) {
+        if (!batch.hasProducerId() || batch.isControlBatch()) {
+            return;
+        }
+        ProducerStateEntry current = producers.get(batch.producerId());
+        if (current != null && batch.producerEpoch() < current.epoch()) {
+            LOG.warn("Producer {} appears on {} at offset {} with epoch {}, older than its last epoch {}", batch.producerId(),
+                partition, batch.baseOffset(), batch.producerEpoch(), current.epoch());
+        }
+        producers.put(batch.producerId(), appended(current, batch, batch.baseOffset(), batch.maxTimestamp(), nowMs));
+    }
+
+    /** {@link #onReplicatedBatch} for every batch of {@code records}, whose offsets are assigned. */
+    public synchronized void onReplicatedRecords(ByteBuffer records, long nowMs) {
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            onReplicatedBatch(batch.reset(records, at), nowMs);
+        }
+    }
+
+    private static ProducerStateEntry appended(ProducerStateEntry current, RecordBatch batch, long firstOffset,
+                                               long timestamp, long nowMs) {
+        ProducerStateEntry base = current != null ? current : ProducerStateEntry.empty(batch.producerId(),
+            batch.producerEpoch(), nowMs);
+        BatchMetadata metadata = new BatchMetadata(batch.baseSequence(), batch.lastSequence(), firstOffset,
+            firstOffset + batch.lastOffsetDelta(), timestamp);
+        return base.withBatch(batch.producerEpoch(), metadata, nowMs);
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    /** What the partition remembers of {@code producerId}, if anything. */
+    public synchronized Optional<ProducerStateEntry> entry(long producerId) {
+        return Optional.ofNullable(producers.get(producerId));
+    }
+
+    public synchronized int producerCount() {
+        return producers.size();
+    }
+
+    /** Forgets the producers idle for {@code producer.id.expiration.ms}; returns how many went. */
+    public synchronized int removeExpired(long nowMs) {
+        int before = producers.size();
+        producers.values().removeIf(entry -> entry.isExpired(nowMs, expirationMs));
+        int removed = before - producers.size();
+        if (removed > 0) {
+            LOG.info("Forgot {} producer ids of {} idle for producer.id.expiration.ms {}", removed, partition, expirationMs);
+        }
+        return removed;
+    }
+
+    // ---- snapshots and reloading -----------------------------------------------------------
+
+    /** Writes the state as the snapshot at {@code offset}, the log end offset it describes. */
+    synchronized void takeSnapshot(long offset) throws IOException {
+        Path file = ProducerSnapshotFile.write(dir, offset, List.copyOf(producers.values()));
+        LOG.debug("Wrote producer snapshot {} with {} producers", file, producers.size());
+    }
+
+    /** The offsets of the snapshot files on disk, ascending: for tests and tools. */
+    public synchronized List<Long> snapshotOffsets() throws IOException {
+        return List.copyOf(ProducerSnapshotFile.list(dir).keySet());
+    }
+
+    /**
+     * Deletes the snapshots below {@code offset} (the log's first segment after retention), except
+     * the latest one, which still holds the producers whose batches are gone.
+     */
+    synchronized void deleteSnapshotsBelow(long offset) throws IOException {
+        TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
+        if (!snapshots.isEmpty()) {
+            snapshots.remove(snapshots.lastKey());
+        }
+        for (Path file : snapshots.headMap(offset).values()) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * Rebuilds the state of the log ending at {@code endOffset}, on load and after a truncation:
+     * deletes the snapshots above the end, loads the latest that reads back whole (a damaged one is
+     * deleted), then replays the producer batches of {@code segments} from its offset on (from the
+     * first batch without one). Expired producers are dropped.
+     */
+    synchronized void reload(long endOffset, NavigableMap<Long, LogSegment> segments, long nowMs) throws IOException {
+        producers.clear();
+        long from = loadLatestSnapshot(endOffset);
+        ProducerStateReplay.replay(this, segments, from, endOffset, nowMs);
+        removeExpired(nowMs);
+        LOG.debug("Loaded the state of {} producers of {} from offset {} to {}", producers.size(), partition, from, endOffset);
+    }
+
+    /** Loads the latest usable snapshot at or below {@code endOffset}; returns its offset, or -1 for none. */
+    private long loadLatestSnapshot(long endOffset) throws IOException {
+        TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
+        for (Path above : snapshots.tailMap(endOffset, false).values()) {
+            Files.deleteIfExists(above);
+        }
+        for (Map.Entry<Long, Path> latest : snapshots.headMap(endOffset, true).descendingMap().entrySet()) {
+            Optional<List<ProducerStateEntry>> entries = ProducerSnapshotFile.read(latest.getValue());
+            if (entries.isPresent()) {
+                entries.get().forEach(entry -> producers.put(entry.producerId(), entry));
+                return latest.getKey();
+            }
+            LOG.warn("Producer snapshot {} is damaged; deleting it and rebuilding from the log", latest.getValue());
+            Files.deleteIfExists(latest.getValue());
+        }
+        return -1L;
+    }
+
+    /** Forgets every producer and deletes every snapshot: the log restarts empty at a new offset. */
+    synchronized void truncateFully() throws IOException {
+        producers.clear();
+        for (Path file : ProducerSnapshotFile.list(dir).values()) {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    /** A batch replayed from the log at load: as replicated, last seen at its timestamp (no later than now). */
+    void onLoadedBatch(RecordBatch batch, long nowMs) {
+        long ts = batch.maxTimestamp();
+        onReplicatedBatch(batch, ts >= 0 ? Math.min(ts, nowMs) : nowMs);
+    }
+}
