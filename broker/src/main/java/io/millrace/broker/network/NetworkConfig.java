@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,6 +29,13 @@ public final class NetworkConfig extends AbstractConfig {
     static final String LISTENERS_DOC = "The addresses the broker accepts connections on, comma separated, each "
         + "NAME://host:port. An empty host listens on every interface; port 0 takes a free port. Only the "
         + "PLAINTEXT listener exists so far.";
+
+    public static final String ADVERTISED_LISTENERS_CONFIG = "advertised.listeners";
+    static final String ADVERTISED_LISTENERS_DOC = "The addresses the broker registers in ZooKeeper, for clients and "
+        + "the other brokers to reach it at, when they differ from the listeners' (behind NAT, a proxy or a "
+        + "container's port mapping): NAME://host:port, each naming one of the listeners, with a host and a port. "
+        + "Empty: the listeners' own, a wildcard or empty host replaced by this machine's name and port 0 by the "
+        + "port bound.";
 
     public static final String SOCKET_REQUEST_MAX_BYTES_CONFIG = "socket.request.max.bytes";
     static final String SOCKET_REQUEST_MAX_BYTES_DOC = "The largest request the broker reads, in bytes, not counting "
@@ -80,6 +88,7 @@ public final class NetworkConfig extends AbstractConfig {
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(LISTENERS_CONFIG, Type.LIST, "PLAINTEXT://127.0.0.1:9092", Validator.described("PLAINTEXT://host:port, ...", NetworkConfig::validateListeners),
             Importance.HIGH, LISTENERS_DOC)
+        .define(ADVERTISED_LISTENERS_CONFIG, Type.LIST, "", Importance.HIGH, ADVERTISED_LISTENERS_DOC)
         .define(SOCKET_REQUEST_MAX_BYTES_CONFIG, Type.INT, 100 * 1024 * 1024, Range.atLeast(1), Importance.HIGH,
             SOCKET_REQUEST_MAX_BYTES_DOC)
         .define(NUM_NETWORK_THREADS_CONFIG, Type.INT, 3, Range.atLeast(1), Importance.HIGH, NUM_NETWORK_THREADS_DOC)
@@ -100,10 +109,12 @@ public final class NetworkConfig extends AbstractConfig {
             MAX_CONNECTIONS_PER_IP_OVERRIDES_DOC);
 
     private final List<Endpoint> listeners;
+    private final List<Endpoint> advertisedListeners;
 
     public NetworkConfig(Map<?, ?> props) {
         super(CONFIG, props);
         this.listeners = parseListeners(getList(LISTENERS_CONFIG));
+        this.advertisedListeners = parseAdvertised(getList(ADVERTISED_LISTENERS_CONFIG), listeners);
         maxConnectionsPerIpOverrides();   // fails at start-up, not at the first connection
         long queuedBytes = queuedMaxRequestBytes();
         if (queuedBytes > 0 && queuedBytes < socketRequestMaxBytes()) {
@@ -115,6 +126,11 @@ public final class NetworkConfig extends AbstractConfig {
 
     public List<Endpoint> listeners() {
         return listeners;
+    }
+
+    /** The advertised address of the listener named {@code listenerName}, if {@code advertised.listeners} gives one. */
+    public Optional<Endpoint> advertisedListener(String listenerName) {
+        return advertisedListeners.stream().filter(e -> e.listenerName().equals(listenerName)).findFirst();
     }
 
     public int socketRequestMaxBytes() {
@@ -185,6 +201,29 @@ public final class NetworkConfig extends AbstractConfig {
 
     private static void validateListeners(String name, Object value) {
         parseListeners((List<?>) value);
+    }
+
+    private static List<Endpoint> parseAdvertised(List<String> values, List<Endpoint> listeners) {
+        List<Endpoint> endpoints = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (String value : values) {
+            Endpoint endpoint = Endpoint.parse(ADVERTISED_LISTENERS_CONFIG, value);
+            if (listeners.stream().noneMatch(l -> l.listenerName().equals(endpoint.listenerName()))) {
+                throw new ConfigException(ADVERTISED_LISTENERS_CONFIG, values, "listener " + endpoint.listenerName()
+                    + " is not one of " + LISTENERS_CONFIG);
+            }
+            if (!names.add(endpoint.listenerName())) {
+                throw new ConfigException(ADVERTISED_LISTENERS_CONFIG, values, "listener " + endpoint.listenerName()
+                    + " is given twice");
+            }
+            String host = endpoint.host();
+            if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || endpoint.port() == 0) {
+                throw new ConfigException(ADVERTISED_LISTENERS_CONFIG, values, "an advertised address needs a host "
+                    + "others can reach and a port other than 0");
+            }
+            endpoints.add(endpoint);
+        }
+        return List.copyOf(endpoints);
     }
 
     private static List<Endpoint> parseListeners(List<?> values) {

@@ -26,6 +26,7 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -127,7 +128,10 @@ public final class Broker implements AutoCloseable {
         try {
             logManager.startup();
             network.start();
-            cluster.start(advertisedHost(), network.boundPort());
+            Endpoint listener = config.network().listeners().get(0);
+            Optional<Endpoint> advertised = config.network().advertisedListener(listener.listenerName());
+            cluster.start(advertised.map(Endpoint::host).orElseGet(this::advertisedHost),
+                advertised.map(Endpoint::port).orElseGet(network::boundPort));
             producerIds.start();
             groups.start();
             // Before the assignment listener's first report, so that no config change falls between the two.

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.millrace.common.config.ConfigDef;
 import io.millrace.common.config.ConfigException;
@@ -87,7 +88,7 @@ public class NetworkConfigTest {
 
     @Test
     public void everySettingIsDeclaredOnceWithItsDocumentation() {
-        List<String> names = List.of("listeners", "socket.request.max.bytes", "num.network.threads", "num.io.threads",
+        List<String> names = List.of("listeners", "advertised.listeners", "socket.request.max.bytes", "num.network.threads", "num.io.threads",
             "queued.max.requests", "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "connections.max.idle.ms",
             "max.connections", "max.connections.per.ip", "max.connections.per.ip.overrides", "queued.max.request.bytes");
         assertEquals(names.size(), NetworkConfig.CONFIG.keys().size());
@@ -96,6 +97,27 @@ public class NetworkConfigTest {
             ConfigDef.ConfigKey key = NetworkConfig.CONFIG.key(name);
             assertFalse(name, key.documentation.isBlank());
             assertTrue(name, table.contains("`" + name + "`"));
+        }
+    }
+
+    @Test
+    public void advertisedListenersDefaultToTheListenersAndNameOneOfThem() {
+        assertTrue(new NetworkConfig(Map.of()).advertisedListener("PLAINTEXT").isEmpty());
+        NetworkConfig config = new NetworkConfig(Map.of(NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://:0",
+            NetworkConfig.ADVERTISED_LISTENERS_CONFIG, "PLAINTEXT://broker-1.example.com:19092"));
+        assertEquals(new Endpoint("PLAINTEXT", "broker-1.example.com", 19092), config.advertisedListener("PLAINTEXT").get());
+    }
+
+    @Test
+    public void advertisedListenersNeedAReachableHostAPortAndAKnownListener() {
+        for (String bad : List.of("PLAINTEXT://:19092", "PLAINTEXT://0.0.0.0:19092", "PLAINTEXT://host:0",
+            "PLAINTEXT://a:1,PLAINTEXT://b:2", "PLAINTEXT//host:1")) {
+            try {
+                new NetworkConfig(Map.of(NetworkConfig.ADVERTISED_LISTENERS_CONFIG, bad));
+                fail("accepted advertised.listeners=" + bad);
+            } catch (ConfigException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains(NetworkConfig.ADVERTISED_LISTENERS_CONFIG));
+            }
         }
     }
 }
