@@ -143,6 +143,17 @@ public final class MetadataCache implements AutoCloseable {
         listeners.add(listener);
     }
 
+    /**
+     * Adds {@code listener} after telling it of the current snapshot (as a change from null), on the
+     * notification thread, so that it misses no change and sees none before the current state.
+     */
+    public void addListenerFromCurrent(MetadataListener listener) {
+        notifier.execute(() -> {
+            listener.onMetadataChange(null, snapshot);
+            listeners.add(listener);
+        });
+    }
+
     public void removeListener(MetadataListener listener) {
         listeners.remove(listener);
     }
