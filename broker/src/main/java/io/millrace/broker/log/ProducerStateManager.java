@@ -90,6 +90,8 @@ public final class ProducerStateManager {
             ProducerStateEntry known = producers.get(batch.producerId());
             Optional<BatchMetadata> duplicate = known == null ? Optional.empty() : known.findDuplicate(batch);
             if (duplicate.isPresent()) {
+                LOG.debug("Producer {} resent its batch of sequences {} to {} to {}: answered with offset {}, not appended",
+                    batch.producerId(), batch.baseSequence(), batch.lastSequence(), partition, duplicate.get().firstOffset());
                 return new ProducerAppend(duplicate.get(), Map.of());
             }
             ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
@@ -144,6 +146,11 @@ public final class ProducerStateManager {
     /** What the partition remembers of {@code producerId}, if anything. */
     public synchronized Optional<ProducerStateEntry> entry(long producerId) {
         return Optional.ofNullable(producers.get(producerId));
+    }
+
+    /** Every producer remembered, in no particular order: a copy, for tests and tools. */
+    public synchronized List<ProducerStateEntry> entries() {
+        return List.copyOf(producers.values());
     }
 
     public synchronized int producerCount() {
