@@ -227,8 +227,19 @@ public final class ProducerStateManager {
         return -1L;
     }
 
+    /**
+     * After the log was cut to end at {@code newEnd} (a follower dropping a divergent tail): forgets
+     * the batches from {@code newEnd} on by rebuilding the state from the latest snapshot at or below
+     * it plus the batches of {@code segments} (already cut) after that; the snapshots above go. Call
+     * under the log's append lock.
+     */
+    synchronized void truncateTo(long newEnd, NavigableMap<Long, LogSegment> segments, long nowMs)
+        throws IOException {
+        reload(newEnd, segments, nowMs);
+    }
+
     /** Forgets every producer and deletes every snapshot: the log restarts empty at a new offset. */
-    synchronized void truncateFully() throws IOException {
+    public synchronized void truncateFully() throws IOException {
         producers.clear();
         for (Path file : ProducerSnapshotFile.list(dir).values()) {
             Files.deleteIfExists(file);

@@ -253,6 +253,28 @@ public class ProducerStateTest {
     }
 
     @Test
+    public void aTruncationForgetsTheBatchesFromTheNewEndOnAndTheSnapshotsAboveIt() throws IOException {
+        append(batch(PID, 0, 0, 2));
+        log.roll();
+        append(batch(PID, 0, 2, 2));
+        append(batch(PID, 0, 4, 2));
+        ProducerStateManager state = log.producerState();
+        long now = time.milliseconds();
+        state.truncateTo(4, log.segmentMap(), now);
+        assertEquals(3, state.entry(PID).orElseThrow().lastSeq());
+        assertEquals(List.of(2L), state.snapshotOffsets());
+        state.truncateTo(2, log.segmentMap(), now);
+        assertEquals(1, state.entry(PID).orElseThrow().lastSeq());
+        assertEquals("the snapshot at the new end still holds", List.of(2L), state.snapshotOffsets());
+        state.truncateTo(0, log.segmentMap(), now);
+        assertFalse(state.entry(PID).isPresent());
+        assertEquals(List.of(), state.snapshotOffsets());
+        append(batch(PID, 0, 2, 2));
+        state.truncateFully();
+        assertEquals(0, state.producerCount());
+    }
+
+    @Test
     public void theSnapshotFormatRoundTripsAndRejectsTornFiles() {
         List<ProducerStateEntry> entries = List.of(
             new ProducerStateEntry(1, (short) 2, List.of(new BatchMetadata(0, 4, 10, 14, 99)), 1234),
