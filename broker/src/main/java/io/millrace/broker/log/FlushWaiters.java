@@ -35,7 +35,12 @@ final class FlushWaiters {
     }
 
     void failAll(RuntimeException cause) {
-        for (Iterator<CompletableFuture<Void>> all = waiters.values().iterator(); all.hasNext(); ) {
+        failFrom(Long.MIN_VALUE, cause);
+    }
+
+    /** Fails every waiter for {@code offset} or later: a truncation removed those offsets' records. */
+    void failFrom(long offset, RuntimeException cause) {
+        for (Iterator<CompletableFuture<Void>> all = waiters.tailMap(offset).values().iterator(); all.hasNext(); ) {
             CompletableFuture<Void> waiter = all.next();
             all.remove();
             waiter.completeExceptionally(cause);

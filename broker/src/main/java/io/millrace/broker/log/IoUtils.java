@@ -4,7 +4,9 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /** Small file-system helpers the log needs and the JDK lacks. Stateless, thread-safe. */
@@ -41,5 +43,22 @@ final class IoUtils {
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
             channel.force(true);
         }
+    }
+
+    /**
+     * Replaces {@code file} with {@code content} so that a crash leaves the old file or the new one,
+     * never a mix: the content goes to {@code <name>.tmp}, which is fsynced and renamed over the
+     * file (an atomic rename), and the directory is fsynced so that the rename survives too. A
+     * leftover {@code .tmp} is removed when the log directory loads.
+     */
+    static void writeAtomically(Path file, byte[] content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + LogFileNames.TMP_SUFFIX);
+        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+            writeFully(channel, ByteBuffer.wrap(content), 0);
+            channel.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(file.getParent());
     }
 }

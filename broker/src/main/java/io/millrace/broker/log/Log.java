@@ -5,6 +5,7 @@ import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
 import java.io.IOException;
@@ -64,12 +65,16 @@ public final class Log implements Closeable {
     private final LogRetention retention = new LogRetention(this);
     private final LogDurability durability = new LogDurability(this);
     private final LogReads reads = new LogReads(this);
+    private final LogAppends appends = new LogAppends(this);
+    private final LogTruncation truncation = new LogTruncation(this);
+    private final HighWatermark highWatermark = new HighWatermark();
+    private final LogHealth health = new LogHealth(this);
     private final ReentrantLock lock = new ReentrantLock();
     private final ProducerStateManager producers;
 
+    private volatile LeaderEpochCache epochs;
     private volatile LogEnd end;
     private volatile long logStartOffset;
-    private volatile boolean closed;
 
     private Log(Path dir, LogConfig config, LogContext context, boolean ownsFlusher) {
         this.dir = dir;
@@ -134,6 +139,11 @@ public final class Log implements Closeable {
         }
         end = new LogEnd(endOffset, active, active.size());
         logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
+        epochs = LeaderEpochCache.load(dir, topicPartition, segments.values());
+        // An epoch may begin at the end, before its first batch; what lies beyond the end was lost.
+        epochs.truncateFromEnd(endOffset + 1);
+        epochs.truncateFromStart(logStartOffset);
+        highWatermark.restore(endOffset, endOffset);
         producers.reload(endOffset, segments, context.time().milliseconds());
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
         durability.loaded(endOffset, context.time().milliseconds());
@@ -155,46 +165,32 @@ public final class Log implements Closeable {
      * @throws KafkaStorageException   the log is closed or its directory offline
      */
     public LogAppendInfo append(ByteBuffer records) {
-        ensureUsable();
-        LogConfig config = this.config;
-        LogValidator.validate(records, config, context.time().milliseconds());
-        lock.lock();
-        try {
-            ensureUsable();
-            long now = context.time().milliseconds();
-            var producerAppend = producers.prepareLeaderAppend(records, end.offset(), now, config.timestampType());
-            if (producerAppend.isDuplicate()) {
-                return producerAppend.duplicateInfo();
-            }
-            LogAppendInfo info = appendValidated(records, config, now);
-            producers.complete(producerAppend);
-            return info;
-        } finally {
-            lock.unlock();
-        }
+        return appends.appendAsLeader(records, RecordBatch.NO_PARTITION_LEADER_EPOCH, true);
     }
 
-    private LogAppendInfo appendValidated(ByteBuffer records, LogConfig config, long now) {
-        LogAppendInfo info = LogValidator.assignOffsets(records, end.offset(), now, config.timestampType());
-        LogSegment segment;
-        try {
-            segment = maybeRoll(records.remaining(), info, now, config);
-            segment.append(records);
-        } catch (IOException e) {
-            throw offline("append to", e);
-        }
-        // The publication point: readers see the new batches from here on, all of them or none.
-        end = new LogEnd(info.lastOffset() + 1, segment, segment.size());
-        if (unflushedMessages() >= config.flushMessages()) {
-            context.flusher().requestFlush(this);
-        }
-        return info;
+    /**
+     * {@link #append}, as the leader of {@code leaderEpoch}: every batch's PartitionLeaderEpoch is
+     * set to it (outside the CRC), and the first append of a new epoch records that the epoch
+     * begins at the log end offset ({@link #leaderEpochCache()}). A negative epoch stamps none.
+     *
+     * @throws IllegalArgumentException {@code leaderEpoch} is older than the log's latest epoch
+     */
+    public LogAppendInfo appendAsLeader(ByteBuffer records, int leaderEpoch) {
+        return appends.appendAsLeader(records, leaderEpoch, false);
     }
 
-    private LogSegment maybeRoll(int appendSize, LogAppendInfo append, long now, LogConfig config) throws IOException {
-        LogSegment active = end.segment();
-        boolean roll = active.shouldRoll(appendSize, append.maxTimestamp(), append.lastOffset(), now, config);
-        return roll ? rollLocked() : active;
+    /**
+     * Appends a leader's batches as they are, a follower's copy: offsets, leader epochs and
+     * timestamps stay the leader's. Every batch gets the checks of {@link #append} but the timestamp
+     * bounds; the batches must continue each other's offsets. The leader epochs they begin are
+     * recorded, and their producers' state as the leader had it. Does not fsync.
+     *
+     * @throws UnexpectedAppendOffsetException the first batch does not start at the log end offset
+     * @throws InvalidRecordException          a batch is damaged, or does not start where the one before ended
+     * @throws KafkaStorageException           the log is closed or its directory offline
+     */
+    public LogAppendInfo appendAsFollower(ByteBuffer records) {
+        return appends.appendAsFollower(records);
     }
 
     /** Starts a new active segment at the log end offset, unless the active one is empty. */
@@ -202,7 +198,7 @@ public final class Log implements Closeable {
         lock.lock();
         try {
             ensureUsable();
-            rollLocked();
+            appends.roll();
         } catch (IOException e) {
             throw offline("roll", e);
         } finally {
@@ -210,22 +206,76 @@ public final class Log implements Closeable {
         }
     }
 
-    private LogSegment rollLocked() throws IOException {
-        LogEnd current = end;
-        LogSegment old = current.segment();
-        if (old.size() == 0) {
-            return old;
+    // ---- replication ------------------------------------------------------------------------
+
+    /**
+     * Removes every record at or above {@code offset}: the segments after it go whole, the one
+     * holding it is replaced by its part before it ({@link LogTruncation}: readers see the log
+     * before or after, never between), and the leader epochs, producer state, recovery point and
+     * high watermark follow. The batch holding {@code offset} goes whole, so the log then ends at
+     * that batch's base offset. Below the log start offset it is {@link #truncateFullyAndStartAt}.
+     *
+     * @return whether anything was removed ({@code offset} at or past the end removes nothing)
+     */
+    public boolean truncateTo(long offset) {
+        return truncation.truncateTo(offset);
+    }
+
+    /** Removes every record and continues, empty, at {@code offset}, which becomes the log start offset. */
+    public void truncateFullyAndStartAt(long offset) {
+        truncation.truncateFullyAndStartAt(offset);
+    }
+
+    /** Where each leader epoch of this log begins; kept in the partition's {@code leader-epoch-checkpoint}. */
+    public LeaderEpochCache leaderEpochCache() {
+        return epochs;
+    }
+
+    /** The latest leader epoch of the log, or {@link LeaderEpochCache#UNDEFINED_EPOCH}. */
+    public int latestEpoch() {
+        return epochs.latestEpoch();
+    }
+
+    /**
+     * Records that {@code epoch} begins at {@code startOffset} (a new leader, at its log end
+     * offset), ordered with appends; an epoch not newer than the latest is ignored.
+     */
+    public void assignEpochStartOffset(int epoch, long startOffset) {
+        lock.lock();
+        try {
+            ensureUsable();
+            epochs.assign(epoch, startOffset);
+        } catch (IOException e) {
+            throw offline("record the leader epoch of", e);
+        } finally {
+            lock.unlock();
         }
-        LogSegment fresh = LogSegment.create(dir, current.offset(), config, context);
-        segments.put(fresh.baseOffset(), fresh);
-        producers.takeSnapshot(current.offset());
-        old.onBecomeInactive();
-        end = new LogEnd(current.offset(), fresh, 0);
-        durability.markDirDirty();
-        // A closed segment never changes again: make it durable now rather than at the next policy flush.
-        context.flusher().requestFlush(this);
-        LOG.debug("Rolled {} at offset {}", dir, current.offset());
-        return fresh;
+    }
+
+    /** The OffsetForLeaderEpoch answer for {@code epoch} ({@link LeaderEpochCache#endOffsetFor}). */
+    public LeaderEpochCache.EpochEndOffset endOffsetForEpoch(int epoch) {
+        return epochs.endOffsetFor(epoch, end.offset());
+    }
+
+    /**
+     * The offset below which every in-sync replica holds the records, within [log start, log end].
+     * It follows the log end offset until {@link #setHighWatermarkFollowsLogEnd} turns that off.
+     */
+    public long highWatermark() {
+        return highWatermark.get(logStartOffset, end.offset());
+    }
+
+    /** Sets the high watermark, kept within [log start, log end]; returns the value set. */
+    public long updateHighWatermark(long offset) {
+        return highWatermark.update(offset, logStartOffset, end.offset());
+    }
+
+    /**
+     * Whether the high watermark follows the log end offset (the default, for a partition without
+     * followers) or moves only by {@link #updateHighWatermark} (a replicated partition's).
+     */
+    public void setHighWatermarkFollowsLogEnd(boolean follows) {
+        highWatermark.followEnd(follows);
     }
 
     // ---- read -------------------------------------------------------------------------------
@@ -272,7 +322,7 @@ public final class Log implements Closeable {
 
     /** The flusher's entry point: a log closed or offline since the request has nothing to flush. */
     void flushIfOpen() {
-        if (!closed && !isDirOffline()) {
+        if (!closedOrOffline()) {
             flush();
         }
     }
@@ -315,7 +365,7 @@ public final class Log implements Closeable {
     /** Drops the oldest segment from the log (retention): the log now starts at the next one at the earliest. */
     void removeOldest(LogSegment segment) throws IOException {
         segments.remove(segment.baseOffset());
-        logStartOffset = Math.max(logStartOffset, segments.firstKey());
+        advanceLogStartOffset(Math.max(logStartOffset, segments.firstKey()));
         producers.deleteSnapshotsBelow(segments.firstKey());
         segment.renameToDeleted();
         durability.markDirDirty();
@@ -402,14 +452,38 @@ public final class Log implements Closeable {
         return end;
     }
 
+    /** Publishes a new end; called under the append lock, after the bytes up to it are in place. */
+    void publishEnd(LogEnd newEnd) {
+        end = newEnd;
+    }
+
+    LogDurability durabilityState() {
+        return durability;
+    }
+
+    HighWatermark highWatermarkState() {
+        return highWatermark;
+    }
+
+    /** At load: the high watermark last checkpointed. */
+    void restoreHighWatermark(long checkpointed) {
+        highWatermark.restore(checkpointed, end.offset());
+    }
+
+    /** What {@code replication-offset-checkpoint} records ({@link HighWatermark}). */
+    long highWatermarkToCheckpoint() {
+        return highWatermark.checkpointValue(logStartOffset, end.offset());
+    }
+
     /** The segments whose base offset is below {@code offset}, ascending (a live view). */
     Collection<LogSegment> segmentsBelow(long offset) {
         return segments.headMap(offset).values();
     }
 
-    /** Moves the log start offset; called with both locks held. */
-    void advanceLogStartOffset(long offset) {
+    /** Moves the log start offset, and the leader epochs' start with it; called with both locks held. */
+    void advanceLogStartOffset(long offset) throws IOException {
         logStartOffset = offset;
+        epochs.truncateFromStart(offset);
     }
 
     /** The base offset of the segment that holds {@code offset}. */
@@ -437,49 +511,24 @@ public final class Log implements Closeable {
         return context;
     }
 
-    // ---- failure and close ------------------------------------------------------------------
-
-    private boolean isDirOffline() {
-        return context.failureChannel().isOffline(parentDir);
-    }
+    // ---- failure and close ({@link LogHealth}) ----------------------------------------------
 
     boolean closedOrOffline() {
-        return closed || isDirOffline();
+        return health.closedOrOffline();
     }
 
     void ensureUsable() {
-        if (closed) {
-            throw new KafkaStorageException("The log of " + topicPartition + " is closed");
-        }
-        if (isDirOffline()) {
-            throw new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline");
-        }
+        health.ensureUsable();
     }
 
-    /**
-     * Reports the error, which takes the directory offline, and gives the exception to throw. An
-     * error on a log that was closed meanwhile (deleted, or the broker stopping) is the close pulling
-     * a channel from under a reader, not a failing disk: it fails this partition's request only.
-     */
+    /** Reports the error, which takes the directory offline unless the log was closed, and gives the exception to throw. */
     KafkaStorageException offline(String action, IOException cause) {
-        if (closed) {
-            return new KafkaStorageException("The log of " + topicPartition + " was closed while trying to " + action
-                + " it", cause);
-        }
-        return markOffline(action, cause);
-    }
-
-    private KafkaStorageException markOffline(String action, IOException cause) {
-        String message = "I/O error while trying to " + action + " " + topicPartition + " in " + parentDir;
-        context.failureChannel().markOffline(parentDir, message, cause);
-        KafkaStorageException exception = new KafkaStorageException(message, cause);
-        durability.failWaiters(exception);
-        return exception;
+        return health.offline(action, cause);
     }
 
     /** Called when another log's error took this log's directory offline. */
     void handleDirOffline() {
-        durability.failWaiters(new KafkaStorageException("The log directory " + parentDir + " of " + topicPartition + " is offline"));
+        health.handleDirOffline();
     }
 
     /** Flushes, then closes every segment (trimming and fsyncing its indexes). Idempotent. */
@@ -490,59 +539,7 @@ public final class Log implements Closeable {
 
     /** Closes, flushing first if asked and the directory is healthy. */
     void close(boolean flushFirst) {
-        if (closed) {
-            return;
-        }
-        if (flushFirst && !isDirOffline()) {
-            try {
-                flush();
-            } catch (KafkaStorageException e) {
-                LOG.warn("Closing {} without a final flush: {}", topicPartition, e.getMessage());
-            }
-        }
-        synchronized (durability.lock()) {
-            lock.lock();
-            try {
-                if (!closed) {
-                    closed = true;
-                    snapshotProducers(flushFirst);
-                    closeSegments();
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        durability.failWaiters(new KafkaStorageException("The log of " + topicPartition + " is closed"));
-        if (ownsFlusher) {
-            context.flusher().close();
-        }
-    }
-
-    /** A clean close leaves the producers' state at the log end, so the next load replays nothing. */
-    private void snapshotProducers(boolean cleanClose) {
-        if (!cleanClose || isDirOffline()) {
-            return;
-        }
-        try {
-            producers.takeSnapshot(end.offset());
-        } catch (IOException e) {
-            markOffline("snapshot the producers of", e);
-        }
-    }
-
-    private void closeSegments() {
-        for (LogSegment segment : segments.values()) {
-            if (isDirOffline()) {
-                segment.closeQuietly();
-                continue;
-            }
-            try {
-                segment.close();
-            } catch (IOException e) {
-                segment.closeQuietly();
-                markOffline("close", e);
-            }
-        }
+        health.close(flushFirst, ownsFlusher);
     }
 
     @Override

@@ -10,9 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToLongFunction;
 
 /**
- * The two checkpoint files of every log directory: {@code recovery-point-offset-checkpoint} (where
- * each log's unflushed tail begins, so a restart after a crash validates only that) and
- * {@code log-start-offset-checkpoint} (how far DeleteRecords and retention moved each log's start).
+ * The checkpoint files of every log directory: {@code recovery-point-offset-checkpoint} (where
+ * each log's unflushed tail begins, so a restart after a crash validates only that),
+ * {@code log-start-offset-checkpoint} (how far DeleteRecords and retention moved each log's start)
+ * and {@code replication-offset-checkpoint} (each log's high watermark, {@link Log#highWatermark}).
  */
 final class LogCheckpoints {
 
@@ -33,9 +34,14 @@ final class LogCheckpoints {
         return startOffsetFile(dir).read();
     }
 
-    /** Writes both files of {@code dir} from its logs' current offsets. */
+    Map<TopicPartition, Long> readHighWatermarks(Path dir) throws IOException {
+        return highWatermarkFile(dir).read();
+    }
+
+    /** Writes the three files of {@code dir} from its logs' current offsets. */
     void writeAll(Path dir) throws IOException {
         recoveryPointFile(dir).write(offsetsIn(dir, Log::recoveryPoint));
+        highWatermarkFile(dir).write(offsetsIn(dir, Log::highWatermarkToCheckpoint));
         writeStartOffsets(dir);
     }
 
@@ -60,6 +66,10 @@ final class LogCheckpoints {
     private OffsetCheckpointFile startOffsetFile(Path dir) {
         return startOffsetFiles.computeIfAbsent(dir,
             d -> new OffsetCheckpointFile(d.resolve(LogFileNames.LOG_START_OFFSET_CHECKPOINT)));
+    }
+
+    private OffsetCheckpointFile highWatermarkFile(Path dir) {
+        return new OffsetCheckpointFile(dir.resolve(LogFileNames.REPLICATION_OFFSET_CHECKPOINT));
     }
 
     private OffsetCheckpointFile recoveryPointFile(Path dir) {

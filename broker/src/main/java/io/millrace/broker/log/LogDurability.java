@@ -48,6 +48,25 @@ final class LogDurability {
         dirDirty = true;
     }
 
+    /**
+     * A truncation ended the log at {@code endOffset}: the recovery point cannot stay beyond it, and
+     * a wait for a removed offset fails rather than completing once other records reach it.
+     */
+    void truncated(long endOffset) {
+        recoveryPoint = Math.min(recoveryPoint, endOffset);
+        dirDirty = true;
+        waiters.failFrom(endOffset, new KafkaStorageException("The records of " + log.topicPartition() + " from offset "
+            + endOffset + " on were truncated before they were flushed"));
+    }
+
+    /** The log was emptied and continues at {@code offset}, below which nothing remains to flush. */
+    void restartAt(long offset) {
+        recoveryPoint = offset;
+        dirDirty = true;
+        waiters.failAll(new KafkaStorageException("The log of " + log.topicPartition() + " was emptied to restart at offset "
+            + offset + " before these records were flushed"));
+    }
+
     /** {@link Log#flush()}: fsyncs what may be unflushed up to the end seen at the start. */
     void flush() {
         synchronized (lock) {

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  * &lt;log.dir&gt;/
  *   .lock                                 held (file lock) by the broker using the directory
  *   recovery-point-offset-checkpoint      text: version, count, "topic partition offset" lines
+ *   replication-offset-checkpoint         the same format: each partition's high watermark
  *   .millrace_cleanshutdown               present only between a clean shutdown and the next start
  *   &lt;topic&gt;-&lt;partition&gt;/                   one partition, e.g. "events-3"
  *     00000000000000000000.log            record batches, named by the segment's base offset
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
  *     00000000000000000000.timeindex      time index
  *     00000000000000000000.snapshot       idempotent producers' state at that offset
  *     00000000000000368769.log.deleted    a segment waiting for its delayed delete
+ *     leader-epoch-checkpoint             text: version, count, "epoch startOffset" lines
  *   &lt;topic&gt;-&lt;partition&gt;.&lt;uuid&gt;-delete/     a deleted partition waiting for removal
  * </pre>
  *
@@ -43,6 +45,10 @@ public final class LogFileNames {
     public static final String RECOVERY_POINT_CHECKPOINT = "recovery-point-offset-checkpoint";
     /** Each partition's log start offset, which DeleteRecords may move inside a segment. */
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
+    /** Each partition's high watermark: the offset below which every in-sync replica has the records. */
+    public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
+    /** In a partition directory: the first offset of each leader epoch ({@link LeaderEpochCache}). */
+    public static final String LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint";
     public static final String CLEAN_SHUTDOWN_MARKER = ".millrace_cleanshutdown";
     public static final String LOCK_FILE = ".lock";
 

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * holds a clean-shutdown marker) and starts the background work: retention every
  * {@code log.retention.check.interval.ms}, the {@code flush.ms} check every
  * {@code log.flush.scheduler.interval.ms}, and the recovery-point checkpoint every
- * {@code log.flush.offset.checkpoint.interval.ms}, with the log start offsets. {@link #shutdown()}
+ * {@code log.flush.offset.checkpoint.interval.ms}, with the log start offsets and high watermarks. {@link #shutdown()}
  * flushes and closes every log, writes the checkpoints and then the clean-shutdown markers.
  * {@link #deleteRecords} writes the log start offsets at once, so that a deletion that was
  * answered survives a crash.
@@ -127,9 +127,10 @@ public final class LogManager implements Closeable {
             boolean clean = Files.exists(marker);
             Map<TopicPartition, Long> recoveryPoints = checkpoints.readRecoveryPoints(dir);
             Map<TopicPartition, Long> startOffsets = checkpoints.readStartOffsets(dir);
+            Map<TopicPartition, Long> highWatermarks = checkpoints.readHighWatermarks(dir);
             LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
             for (Path partitionDir : partitionDirs(dir)) {
-                loadLog(partitionDir, recoveryPoints, startOffsets, clean);
+                loadLog(partitionDir, recoveryPoints, startOffsets, highWatermarks, clean);
             }
             if (clean) {
                 // From here on a crash must be seen as unclean; make the marker's removal durable.
@@ -159,7 +160,7 @@ public final class LogManager implements Closeable {
     }
 
     private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets,
-                         boolean clean) {
+                         Map<TopicPartition, Long> highWatermarks, boolean clean) {
         TopicPartition tp;
         try {
             tp = LogFileNames.parsePartitionDirName(partitionDir.getFileName().toString());
@@ -169,6 +170,7 @@ public final class LogManager implements Closeable {
         }
         Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean,
             startOffsets.getOrDefault(tp, 0L));
+        log.restoreHighWatermark(highWatermarks.getOrDefault(tp, log.logEndOffset()));
         Log previous;
         synchronized (createLock) {
             previous = logs.putIfAbsent(tp, log);
@@ -426,7 +428,7 @@ public final class LogManager implements Closeable {
         }
     }
 
-    /** Writes every healthy directory's recovery-point and log-start-offset checkpoints. */
+    /** Writes every healthy directory's checkpoints: recovery points, log start offsets and high watermarks. */
     public void checkpointRecoveryPoints() {
         for (Path dir : liveLogDirs()) {
             try {

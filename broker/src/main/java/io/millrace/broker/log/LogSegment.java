@@ -341,6 +341,15 @@ final class LogSegment implements Closeable {
         timeIndex.renameTo(LogFileNames.deletedFile(timeIndex.file()));
     }
 
+    /**
+     * Marks the segment as gone without touching its files' names, which another segment has taken
+     * over (a truncation wrote its shorter copy there): reads already under way may finish on the
+     * open files, and an error in them is the removal's doing, not the disk's.
+     */
+    void markReplaced() {
+        deleted = true;
+    }
+
     /** Closes the files and removes them. */
     void deleteFiles() throws IOException {
         closeQuietly();

@@ -7,6 +7,8 @@ import io.millrace.common.record.RecordBatch;
 import io.millrace.common.errors.InvalidTimestampException;
 import io.millrace.common.record.TimestampType;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What an append does to the producer's bytes before they are written: every batch is checked
@@ -37,16 +39,103 @@ final class LogValidator {
         }
         RecordBatch batch = RecordBatch.wrap(records, records.position());
         for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
-            batch.reset(records, at);
-            batch.ensureHeaderValid(records.limit() - at);
-            if (batch.sizeInBytes() > config.maxMessageBytes()) {
-                throw new RecordTooLargeException("Record batch of " + batch.sizeInBytes()
-                    + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
-            }
-            batch.ensureValid();
+            checkBatch(batch.reset(records, at), records.limit() - at, config);
             if (config.timestampType() == TimestampType.CREATE_TIME) {
                 checkTimestamps(batch, config, now);
             }
+        }
+    }
+
+    private static void checkBatch(RecordBatch batch, int available, LogConfig config) {
+        batch.ensureHeaderValid(available);
+        if (batch.sizeInBytes() > config.maxMessageBytes()) {
+            throw new RecordTooLargeException("Record batch of " + batch.sizeInBytes()
+                + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
+        }
+        batch.ensureValid();
+    }
+
+    /**
+     * Checks batches a follower copies from its leader, which keep the leader's offsets, epochs and
+     * timestamps: the same checks of each batch as {@link #validate}, except the timestamp bounds
+     * (the leader applied them with its clock), and offsets that continue from one batch to the
+     * next, as a segment must hold them. Returns the append's offsets; the caller checks that the
+     * first continues the log.
+     *
+     * @throws InvalidRecordException a batch is damaged, or does not start where the one before ended
+     */
+    static LogAppendInfo validateReplicated(ByteBuffer records, LogConfig config) {
+        if (!records.hasRemaining()) {
+            throw new InvalidRecordException("An append needs at least one record batch");
+        }
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        long first = batch.baseOffset();
+        long next = first;
+        int count = 0;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            checkBatch(batch.reset(records, at), records.limit() - at, config);
+            if (batch.baseOffset() != next) {
+                throw new InvalidRecordException("A replicated batch starts at offset " + batch.baseOffset()
+                    + " where the batch before it ended at " + next);
+            }
+            next = batch.nextOffset();
+            count += batch.recordCount();
+            maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+        }
+        return new LogAppendInfo(first, next - 1, count, maxTimestamp, RecordBatch.NO_TIMESTAMP, records.remaining());
+    }
+
+    /**
+     * Splits validated batches into runs of whole batches of at most {@code maxBytes} each (a
+     * batch larger than that is a run of its own), so that a large replicated append still fits
+     * segments; each run is a view of {@code records} with what appending it will report.
+     */
+    static List<Run> runs(ByteBuffer records, int maxBytes) {
+        List<Run> runs = new ArrayList<>(1);
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        int start = records.position();
+        for (int at = start; at < records.limit(); at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            if (at > start && at + batch.sizeInBytes() - start > maxBytes) {
+                runs.add(run(records, start, at));
+                start = at;
+            }
+        }
+        runs.add(run(records, start, records.limit()));
+        return runs;
+    }
+
+    private static Run run(ByteBuffer records, int from, int to) {
+        ByteBuffer view = records.duplicate().limit(to).position(from).slice();
+        return new Run(view, describe(view));
+    }
+
+    private static LogAppendInfo describe(ByteBuffer run) {
+        RecordBatch batch = RecordBatch.wrap(run, 0);
+        long first = batch.baseOffset();
+        long last = first;
+        int count = 0;
+        long maxTimestamp = RecordBatch.NO_TIMESTAMP;
+        for (int at = 0; at < run.limit(); at += batch.sizeInBytes()) {
+            batch.reset(run, at);
+            last = batch.lastOffset();
+            count += batch.recordCount();
+            maxTimestamp = Math.max(maxTimestamp, batch.maxTimestamp());
+        }
+        return new LogAppendInfo(first, last, count, maxTimestamp, RecordBatch.NO_TIMESTAMP, run.remaining());
+    }
+
+    /** Whole batches to append together, and what the append reports. */
+    record Run(ByteBuffer records, LogAppendInfo info) {
+    }
+
+    /** Writes {@code epoch} into every batch's PartitionLeaderEpoch, which the CRC does not cover. */
+    static void stampLeaderEpoch(ByteBuffer records, int epoch) {
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            batch.setPartitionLeaderEpoch(epoch);
         }
     }
 

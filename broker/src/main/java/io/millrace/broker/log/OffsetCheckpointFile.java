@@ -2,14 +2,10 @@ package io.millrace.broker.log;
 
 import io.millrace.common.TopicPartition;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,14 +48,7 @@ final class OffsetCheckpointFile {
         StringBuilder text = new StringBuilder().append(VERSION).append('\n').append(offsets.size()).append('\n');
         offsets.forEach((tp, offset) ->
             text.append(tp.topic()).append(' ').append(tp.partition()).append(' ').append(offset).append('\n'));
-        Path tmp = file.resolveSibling(file.getFileName() + LogFileNames.TMP_SUFFIX);
-        try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-            IoUtils.writeFully(channel, ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.UTF_8)), 0);
-            channel.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        IoUtils.fsyncDirectory(file.getParent());
+        IoUtils.writeAtomically(file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /**

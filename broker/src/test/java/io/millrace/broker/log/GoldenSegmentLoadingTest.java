@@ -191,8 +191,9 @@ public class GoldenSegmentLoadingTest {
 
     /**
      * The segments and indexes are byte for byte the checked-in ones. A clean close also leaves the
-     * producers' snapshot at the log end (none of the golden batches has a producer id), which the
-     * checked-in set predates: it is checked here on its own.
+     * producers' snapshot at the log end (none of the golden batches has a producer id), and loading
+     * writes the leader epoch checkpoint (none of them has a leader epoch either), both of which the
+     * checked-in set predates: they are checked here on their own.
      */
     private void assertFilesEqualGolden() throws IOException {
         List<Path> snapshots = list(dir).stream()
@@ -200,8 +201,10 @@ public class GoldenSegmentLoadingTest {
         assertEquals(List.of(LogFileNames.producerSnapshotFile(dir, GoldenSegmentWriter.baseOffset(GoldenSegmentWriter.BATCHES))),
             snapshots);
         assertEquals(List.of(), ProducerSnapshotFile.read(snapshots.get(0)).orElseThrow());
+        Path epochs = dir.resolve(LogFileNames.LEADER_EPOCH_CHECKPOINT);
+        assertEquals("0\n0\n", Files.readString(epochs));
         assertEquals(list(golden).stream().map(Path::getFileName).toList(),
-            list(dir).stream().filter(file -> !snapshots.contains(file)).map(Path::getFileName).toList());
+            list(dir).stream().filter(file -> !snapshots.contains(file) && !file.equals(epochs)).map(Path::getFileName).toList());
         for (Path file : list(golden)) {
             assertArrayEquals(file.getFileName().toString(), Files.readAllBytes(file),
                 Files.readAllBytes(dir.resolve(file.getFileName())));
