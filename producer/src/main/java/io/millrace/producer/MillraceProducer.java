@@ -112,7 +112,8 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
 
     private static SenderSettings settings(ProducerConfig config) {
         return new SenderSettings(config.acks(), config.maxInFlightRequestsPerConnection(), config.maxRequestSize(),
-            config.requestTimeoutMs(), config.retries(), config.retryBackoffMs(), config.deliveryTimeoutMs());
+            config.requestTimeoutMs(), config.retries(), config.retryBackoffMs(), config.deliveryTimeoutMs(),
+            config.idempotence());
     }
 
     @Override

@@ -10,6 +10,8 @@ import io.millrace.common.config.ConfigDef.ValidString;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.record.CompressionType;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every setting of the producer, declared once under Kafka's producer names and with Kafka's
@@ -18,6 +20,11 @@ import java.util.Map;
  * {@link #CONFIG}. Values are parsed and validated in the constructor. Immutable and thread-safe.
  */
 public final class ProducerConfig extends AbstractConfig {
+
+    private static final Logger log = LoggerFactory.getLogger(ProducerConfig.class);
+
+    /** The most produce requests per connection an idempotent producer may have in flight: what brokers remember per producer. */
+    public static final int MAX_IN_FLIGHT_FOR_IDEMPOTENCE = 5;
 
     public static final String ACKS_CONFIG = "acks";
     static final String ACKS_DOC = "How many acknowledgements the leader must have before it answers a produce request: "
@@ -49,7 +56,8 @@ public final class ProducerConfig extends AbstractConfig {
     public static final String MAX_IN_FLIGHT_CONFIG = "max.in.flight.requests.per.connection";
     static final String MAX_IN_FLIGHT_DOC = "How many produce requests may await an answer on one broker connection. With "
         + "1, a retried batch is sent again before any later batch of its partition, so retries keep the order; with "
-        + "more, a retry may overtake a later batch.";
+        + "more, a retry may overtake a later batch, unless the producer is idempotent (enable.idempotence), which "
+        + "keeps the order with up to 5.";
 
     public static final String RETRIES_CONFIG = "retries";
     static final String RETRIES_DOC = "How many times a batch that failed with a retriable error (a lost connection, a "
@@ -59,6 +67,17 @@ public final class ProducerConfig extends AbstractConfig {
     public static final String DELIVERY_TIMEOUT_MS_CONFIG = "delivery.timeout.ms";
     static final String DELIVERY_TIMEOUT_MS_DOC = "An upper bound on the time from send to success or failure of a "
         + "record, retries included. A batch older than this that is not in flight fails with a TimeoutException.";
+
+    public static final String ENABLE_IDEMPOTENCE_CONFIG = "enable.idempotence";
+    static final String ENABLE_IDEMPOTENCE_DOC = "Whether each record is written once and in send order within its "
+        + "partition, retries included. The producer gets a producer id and epoch from the broker (InitProducerId) and "
+        + "numbers every partition's batches from 0, so the broker appends a batch sent again only once and refuses one "
+        + "that would leave a gap; a retried batch keeps its number. It needs acks=all, retries > 0 and "
+        + "max.in.flight.requests.per.connection <= 5 (brokers remember a producer's last five batches per partition): "
+        + "set to true with any of them otherwise, the producer refuses to start; left at its default, idempotence is "
+        + "turned off, with a log line saying which setting did it, as Kafka's producer does. The default is true, as "
+        + "in Kafka since 3.0. The guarantee needs brokers that check sequence numbers, as Apache Kafka's and "
+        + "Millrace's do.";
 
     public static final String COMPRESSION_TYPE_CONFIG = "compression.type";
     static final String COMPRESSION_TYPE_DOC = "The codec batches are compressed with: none, gzip, snappy, lz4 or zstd. "
@@ -87,11 +106,14 @@ public final class ProducerConfig extends AbstractConfig {
         .define(MAX_IN_FLIGHT_CONFIG, Type.INT, 5, Range.atLeast(1), Importance.LOW, MAX_IN_FLIGHT_DOC)
         .define(RETRIES_CONFIG, Type.INT, Integer.MAX_VALUE, Range.atLeast(0), Importance.HIGH, RETRIES_DOC)
         .define(DELIVERY_TIMEOUT_MS_CONFIG, Type.INT, 120_000, Range.atLeast(0), Importance.MEDIUM, DELIVERY_TIMEOUT_MS_DOC)
+        .define(ENABLE_IDEMPOTENCE_CONFIG, Type.BOOLEAN, true, Importance.LOW, ENABLE_IDEMPOTENCE_DOC)
         .define(COMPRESSION_TYPE_CONFIG, Type.STRING, "none", ValidString.in("none", "gzip", "snappy", "lz4", "zstd"),
             Importance.HIGH, COMPRESSION_TYPE_DOC)
         .define(PARTITIONER_CLASS_CONFIG, Type.STRING, null, Importance.MEDIUM, PARTITIONER_CLASS_DOC)
         .define(KEY_SERIALIZER_CLASS_CONFIG, Type.STRING, null, Importance.HIGH, KEY_SERIALIZER_CLASS_DOC)
         .define(VALUE_SERIALIZER_CLASS_CONFIG, Type.STRING, null, Importance.HIGH, VALUE_SERIALIZER_CLASS_DOC);
+
+    private final boolean idempotence;
 
     public ProducerConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -99,6 +121,42 @@ public final class ProducerConfig extends AbstractConfig {
             throw new ConfigException(BUFFER_MEMORY_CONFIG, bufferMemory(), "must be at least max.request.size ("
                 + maxRequestSize() + "), or no record of that size could ever be buffered");
         }
+        this.idempotence = getBoolean(ENABLE_IDEMPOTENCE_CONFIG) && idempotenceFits();
+    }
+
+    /**
+     * Whether the settings idempotence needs hold. When one does not, an explicit
+     * {@code enable.idempotence=true} is a mistake worth stopping for; the default gives way.
+     */
+    private boolean idempotenceFits() {
+        String conflict = idempotenceConflict();
+        if (conflict == null) {
+            return true;
+        }
+        if (originals().containsKey(ENABLE_IDEMPOTENCE_CONFIG)) {
+            throw new ConfigException(ENABLE_IDEMPOTENCE_CONFIG, true, "the idempotent producer needs " + conflict);
+        }
+        log.info("Idempotence is off for this producer: it needs {}", conflict);
+        return false;
+    }
+
+    private String idempotenceConflict() {
+        if (acks() != -1) {
+            return "acks=all, not acks=" + getString(ACKS_CONFIG);
+        }
+        if (retries() == 0) {
+            return "retries > 0, not retries=0";
+        }
+        if (maxInFlightRequestsPerConnection() > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
+            return MAX_IN_FLIGHT_CONFIG + " <= " + MAX_IN_FLIGHT_FOR_IDEMPOTENCE + ", not "
+                + maxInFlightRequestsPerConnection();
+        }
+        return null;
+    }
+
+    /** Whether the producer is idempotent: asked for (or left at the default) and the settings it needs hold. */
+    public boolean idempotence() {
+        return idempotence;
     }
 
     /** acks as the protocol's number: 0, 1 or -1. */

@@ -30,27 +30,64 @@ public final class PartitionContents {
     public record Stored(long offset, String key, String value, CompressionType compression, long batchOffset) {
     }
 
+    /** A stored batch's header: where it starts, how many records it holds and which producer numbered them how. */
+    public record Batch(long baseOffset, int recordCount, long producerId, short producerEpoch, int baseSequence) {
+    }
+
     private PartitionContents() {
     }
 
     public static List<Stored> read(String bootstrapServers, String topic, int partition) throws Exception {
+        List<Stored> stored = new ArrayList<>();
+        readAll(bootstrapServers, topic, partition, (data, next) -> collect(data, next, stored));
+        return stored;
+    }
+
+    /** The headers of the partition's batches, in offset order. */
+    public static List<Batch> batches(String bootstrapServers, String topic, int partition) throws Exception {
+        List<Batch> batches = new ArrayList<>();
+        readAll(bootstrapServers, topic, partition, (data, next) -> {
+            long offset = next;
+            for (RecordBatch batch : RecordBatchIterator.batches(bytesOf(data))) {
+                if (batch.baseOffset() >= next) {
+                    batches.add(new Batch(batch.baseOffset(), batch.recordCount(), batch.producerId(), batch.producerEpoch(),
+                        batch.baseSequence()));
+                }
+                offset = batch.nextOffset();
+            }
+            return offset;
+        });
+        return batches;
+    }
+
+    /** Takes what one fetch from {@code next} returned; returns the offset to fetch from next. */
+    private interface Collector {
+        long collect(FetchResponse.PartitionData data, long next);
+    }
+
+    private static void readAll(String bootstrapServers, String topic, int partition, Collector collector) throws Exception {
         try (NetworkClient client = new NetworkClient(NetworkClient.Options.defaults("partition-reader"));
              Metadata metadata = new Metadata(client, BootstrapServers.parse(bootstrapServers), 50, 300_000)) {
             Cluster cluster = metadata.awaitTopic(topic, 10_000);
             Node leader = cluster.leaderFor(new TopicPartition(topic, partition));
-            List<Stored> stored = new ArrayList<>();
             long next = 0;
             while (true) {
                 FetchResponse.PartitionData data = fetch(client, leader, topic, partition, next);
                 if (data.error() != Errors.NONE) {
                     throw new AssertionError("Fetch of " + topic + "-" + partition + " failed: " + data.error());
                 }
-                next = collect(data, next, stored);
+                next = collector.collect(data, next);
                 if (next >= data.highWatermark()) {
-                    return stored;
+                    return;
                 }
             }
         }
+    }
+
+    private static ByteBuffer bytesOf(FetchResponse.PartitionData data) {
+        ByteBuffer bytes = ByteBuffer.allocate(data.records().sizeInBytes());
+        data.records().copyTo(bytes);
+        return bytes.flip();
     }
 
     private static FetchResponse.PartitionData fetch(NetworkClient client, Node leader, String topic, int partition,
@@ -63,11 +100,8 @@ public final class PartitionContents {
     }
 
     private static long collect(FetchResponse.PartitionData data, long next, List<Stored> stored) {
-        ByteBuffer bytes = ByteBuffer.allocate(data.records().sizeInBytes());
-        data.records().copyTo(bytes);
-        bytes.flip();
         long offset = next;
-        for (RecordBatch batch : RecordBatchIterator.batches(bytes)) {
+        for (RecordBatch batch : RecordBatchIterator.batches(bytesOf(data))) {
             try (RecordIterator records = batch.records()) {
                 while (records.hasNext()) {
                     Record record = records.next();

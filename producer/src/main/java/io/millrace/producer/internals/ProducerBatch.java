@@ -58,6 +58,13 @@ public final class ProducerBatch implements CompletedBatch {
     private int attempts;
     private long retryAtMs;
     private boolean inRetry;
+    /** An idempotent producer's numbering of the batch (see {@link IdempotenceManager}); none otherwise. */
+    private ProducerIdAndEpoch producerIdAndEpoch = ProducerIdAndEpoch.NONE;
+    private int baseSequence = RecordBatch.NO_SEQUENCE;
+    /** Whether the batch was numbered again (a new epoch) since it was first sent. */
+    private boolean sequenceReset;
+    /** Whether the built bytes still carry an older numbering, to be rewritten when the batch is next drained. */
+    private boolean producerStateStale;
 
     private volatile long baseOffset = -1L;
     private volatile long logAppendTime = -1L;
@@ -160,11 +167,60 @@ public final class ProducerBatch implements CompletedBatch {
         return built != null;
     }
 
-    /** Finishes the batch (header, CRC, compression); appends fail from now on. Idempotent. */
+    /**
+     * Finishes the batch (header, CRC, compression); appends fail from now on. Called again when the
+     * batch is drained for a retry, it writes a numbering given since into the header: only then, as
+     * until its previous request was answered the bytes may still have been on their way out.
+     */
     void close() {
         if (built == null) {
             built = builder.build();
+        } else if (producerStateStale) {
+            RecordBatch.wrap(built, 0).setProducerState(producerIdAndEpoch.producerId(), producerIdAndEpoch.epoch(),
+                baseSequence);
         }
+        producerStateStale = false;
+    }
+
+    /**
+     * Numbers the batch for an idempotent producer: its producer id, epoch and first sequence. Before
+     * the batch is built the builder writes them; afterwards {@link #close()} rewrites the header.
+     */
+    void setProducerState(ProducerIdAndEpoch idAndEpoch, int baseSequence) {
+        this.producerIdAndEpoch = idAndEpoch;
+        this.baseSequence = baseSequence;
+        if (built == null) {
+            builder.producerState(idAndEpoch.producerId(), idAndEpoch.epoch(), baseSequence, false);
+        } else {
+            producerStateStale = true;
+        }
+    }
+
+    /** Numbers a batch that was already numbered again, under a new epoch: it then starts at 0 with the broker. */
+    void resetProducerState(ProducerIdAndEpoch idAndEpoch, int baseSequence) {
+        setProducerState(idAndEpoch, baseSequence);
+        sequenceReset = true;
+    }
+
+    boolean hasSequence() {
+        return baseSequence != RecordBatch.NO_SEQUENCE;
+    }
+
+    int baseSequence() {
+        return baseSequence;
+    }
+
+    /** The sequence of the batch's last record, wrapping as the broker counts. */
+    int lastSequence() {
+        return RecordBatch.incrementSequence(baseSequence, recordCount() - 1);
+    }
+
+    ProducerIdAndEpoch producerIdAndEpoch() {
+        return producerIdAndEpoch;
+    }
+
+    boolean sequenceReset() {
+        return sequenceReset;
     }
 
     /** The finished batch's bytes, shared with the pooled buffer (not a copy). */
@@ -355,6 +411,7 @@ public final class ProducerBatch implements CompletedBatch {
 
     @Override
     public String toString() {
-        return "ProducerBatch(" + topicPartition + ", " + records.size() + " records, attempt " + attempts + ")";
+        return "ProducerBatch(" + topicPartition + ", " + records.size() + " records, attempt " + attempts
+            + (hasSequence() ? ", " + producerIdAndEpoch + ", sequence " + baseSequence : "") + ")";
     }
 }

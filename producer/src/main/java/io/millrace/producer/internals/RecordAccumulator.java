@@ -52,6 +52,8 @@ public final class RecordAccumulator {
     private final ProducerMetrics metrics;
     private volatile Runnable wakeup = () -> { };
     private volatile Consumer<TopicPartition> batchReady = tp -> { };
+    /** An idempotent producer's numbering, read and changed on the I/O thread only; null when not idempotent. */
+    private IdempotenceManager idempotence;
     private volatile boolean closed;
 
     public RecordAccumulator(BufferPool pool, int batchSize, CompressionType compression, long lingerMs,
@@ -72,6 +74,11 @@ public final class RecordAccumulator {
     void onBatchReady(Consumer<TopicPartition> batchReady, Runnable wakeup) {
         this.batchReady = batchReady;
         this.wakeup = wakeup;
+    }
+
+    /** Numbers batches as they are drained, and holds back those that must wait for their turn (see {@link IdempotenceManager}). */
+    void useIdempotence(IdempotenceManager idempotence) {
+        this.idempotence = idempotence;
     }
 
     /**
@@ -319,10 +326,14 @@ public final class RecordAccumulator {
     private ProducerBatch pollIfSendable(Deque<ProducerBatch> queue, int room, long nowMs) {
         synchronized (queue) {
             ProducerBatch first = queue.peekFirst();
-            if (first == null || (first.inRetry() && first.retryAtMs() > nowMs) || first.sizeInBytes() > room) {
+            if (first == null || (first.inRetry() && first.retryAtMs() > nowMs) || first.sizeInBytes() > room
+                || (idempotence != null && !idempotence.mayDrain(first))) {
                 return null;
             }
             queue.pollFirst();
+            if (idempotence != null) {
+                idempotence.numberIfNew(first);   // before close(), so that the builder writes the numbering
+            }
             first.close();
             return first;
         }

@@ -1,6 +1,7 @@
 package io.millrace.producer.internals;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Cluster;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
@@ -68,6 +69,9 @@ public final class Sender {
     private final AtomicBoolean wakeupPending = new AtomicBoolean();
     private final ScheduledExecutorService io;
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
+    /** The producer id and sequences when the producer is idempotent, else null. */
+    private final IdempotenceManager idempotence;
+    private final ProducerIdRequester producerIds;
     private ScheduledFuture<?> timer;
     private volatile boolean running = true;
     private volatile boolean forceClose;
@@ -82,7 +86,11 @@ public final class Sender {
         this.metrics = metrics;
         this.time = time;
         this.io = client.ioExecutor();
+        this.idempotence = settings.idempotence() ? new IdempotenceManager() : null;
+        this.producerIds = idempotence == null ? null
+            : new ProducerIdRequester(client, metadata, idempotence, this::post, settings.retryBackoffMs(), time);
         accumulator.onBatchReady(this::batchReady, this::wakeup);
+        accumulator.useIdempotence(idempotence);
     }
 
     /** Starts sending. */
@@ -168,6 +176,9 @@ public final class Sender {
         long nowMs = time.milliseconds();
         failExpired(nowMs);
         var cluster = metadata.cluster();
+        if (idempotence != null && !prepareIdempotence(cluster, nowMs)) {
+            return settingsBackoff();
+        }
         ReadyCheck ready = accumulator.ready(cluster, nowMs, muted);
         if (!ready.unknownLeaderTopics().isEmpty()) {
             metadata.addTopics(ready.unknownLeaderTopics());
@@ -186,6 +197,29 @@ public final class Sender {
             return -1;
         }
         return Math.min(ready.nextReadyCheckDelayMs(), MAX_SLEEP_MS);
+    }
+
+    /**
+     * Settles the idempotent producer's numbering before anything is drained: sequences left unresolved
+     * by expired batches, a new epoch asked for by an answer, a producer id to ask for. False once the
+     * producer id was fenced or refused: everything fails with that error.
+     */
+    private boolean prepareIdempotence(Cluster cluster, long nowMs) {
+        RuntimeException fatal = idempotence.fatalError();
+        if (fatal != null) {
+            failEverything(fatal);
+            return false;
+        }
+        idempotence.maybeResolveSequences();
+        idempotence.bumpEpochIfNeeded();
+        producerIds.maybeRequest(cluster, nowMs);
+        return true;
+    }
+
+    /** Runs {@code answer} in the next pass, on the I/O thread. */
+    private void post(Runnable answer) {
+        answers.add(answer);
+        wakeup();
     }
 
     private void send(Node node, List<ProducerBatch> batches, long nowMs) {
@@ -210,10 +244,8 @@ public final class Sender {
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }
-        answer.whenComplete((response, error) -> {
-            answers.add(() -> onAnswer(node, batches, (ProduceResponse) response, error, startNs));
-            wakeup();
-        });
+        answer.whenComplete((response, error) -> post(() -> onAnswer(node, batches, (ProduceResponse) response, error,
+            startNs)));
     }
 
     private ProduceRequest requestFor(List<ProducerBatch> batches) {
@@ -261,7 +293,11 @@ public final class Sender {
         RuntimeException cause = error instanceof RuntimeException ? (RuntimeException) error
             : new MillraceException("Produce request to " + node + " failed", error);
         for (ProducerBatch batch : batches) {
-            retryOrFail(batch, cause, retriable, nowMs);
+            if (retriable && mayRetry(batch, nowMs)) {
+                retry(batch, cause, nowMs);
+            } else {
+                fail(batch, cause, Errors.UNKNOWN_SERVER_ERROR.code(), false);
+            }
         }
     }
 
@@ -275,8 +311,12 @@ public final class Sender {
         for (ProducerBatch batch : batches) {
             PartitionResponse answer = answers.get(batch.topicPartition());
             if (answer == null) {
-                finish(batch, -1L, -1L, new MillraceException("The broker's answer lacks " + batch.topicPartition()));
-            } else if (answer.error() == Errors.NONE) {
+                fail(batch, new MillraceException("The broker's answer lacks " + batch.topicPartition()),
+                    Errors.UNKNOWN_SERVER_ERROR.code(), false);
+            } else if (answer.error() == Errors.NONE || isDuplicateOfAcknowledged(answer)) {
+                if (idempotence != null) {
+                    idempotence.onAcknowledged(batch, answer.baseOffset());
+                }
                 acknowledged.add(new Acknowledged(batch, answer.baseOffset(), answer.logAppendTimeMs()));
             } else {
                 onPartitionError(batch, answer, nowMs);
@@ -284,24 +324,52 @@ public final class Sender {
         }
     }
 
+    /**
+     * A batch older than the five the broker remembers of this producer, sent again: a Kafka broker
+     * answers that it has it without its offset, as the answer to its first send was lost. Success,
+     * offset unknown, as with Kafka's producer.
+     */
+    private boolean isDuplicateOfAcknowledged(PartitionResponse answer) {
+        return idempotence != null && answer.errorCode() == IdempotenceManager.DUPLICATE_SEQUENCE_NUMBER;
+    }
+
     private void onPartitionError(ProducerBatch batch, PartitionResponse answer, long nowMs) {
         Errors error = answer.error();
         if (STALE_METADATA_ERRORS.contains(error)) {
             metadata.requestUpdate();
         }
-        String message = "Producing to " + batch.topicPartition() + " failed: "
-            + (answer.errorMessage() != null ? answer.errorMessage() : error.message());
-        retryOrFail(batch, error.exception(message), error.isRetriable(), nowMs);
+        RuntimeException exception = ProduceErrors.exception(batch, answer);
+        boolean retry = mayRetry(batch, nowMs) && (idempotence == null ? error.isRetriable()
+            : idempotence.canRetry(batch, answer.errorCode(), answer.logStartOffset(), error.isRetriable()));
+        if (retry) {
+            retry(batch, exception, nowMs);
+            return;
+        }
+        if (idempotence != null && answer.errorCode() == IdempotenceManager.PRODUCER_FENCED) {
+            idempotence.fail(exception);
+        }
+        // A refusal on an attempt that was not the last says the broker has none of the batch's sends, so the
+        // batches after it may be numbered again; after the last, an earlier send may have been appended.
+        fail(batch, exception, answer.errorCode(), batch.attempts() <= settings.retries());
     }
 
-    private void retryOrFail(ProducerBatch batch, RuntimeException error, boolean retriable, long nowMs) {
+    /** Whether the batch's attempts and delivery timeout allow sending it again. */
+    private boolean mayRetry(ProducerBatch batch, long nowMs) {
         boolean inTime = nowMs - batch.createdMs() + settings.retryBackoffMs() < settings.deliveryTimeoutMs();
-        if (retriable && batch.attempts() <= settings.retries() && inTime && !forceClose) {
-            log.debug("Retrying {} after: {}", batch, error.toString());
-            accumulator.reenqueue(batch, nowMs);
-        } else {
-            finish(batch, -1L, -1L, error);
+        return batch.attempts() <= settings.retries() && inTime && !forceClose;
+    }
+
+    /** Queues the batch again, before the partition's later batches; an idempotent producer's keeps its sequence. */
+    private void retry(ProducerBatch batch, RuntimeException error, long nowMs) {
+        log.debug("Retrying {} after: {}", batch, error.toString());
+        accumulator.reenqueue(batch, nowMs);
+    }
+
+    private void fail(ProducerBatch batch, RuntimeException error, short errorCode, boolean mayBeRenumbered) {
+        if (idempotence != null) {
+            idempotence.onFailed(batch, errorCode, mayBeRenumbered);
         }
+        finish(batch, -1L, -1L, error);
     }
 
     /**
@@ -332,6 +400,13 @@ public final class Sender {
 
     private void failExpired(long nowMs) {
         for (ProducerBatch batch : accumulator.expiredBatches(nowMs, settings.deliveryTimeoutMs())) {
+            if (idempotence != null) {
+                // sent before and maybe appended: the sequence after it stays in doubt until its neighbours complete
+                idempotence.onFailed(batch, Errors.REQUEST_TIMED_OUT.code(), false);
+                if (batch.inRetry()) {
+                    idempotence.markSequenceUnresolved(batch);
+                }
+            }
             finish(batch, -1L, -1L, new TimeoutException("Expiring " + batch.recordCount() + " record(s) for "
                 + batch.topicPartition() + ": " + (nowMs - batch.createdMs()) + " ms has passed since the batch was "
                 + "created (delivery.timeout.ms is " + settings.deliveryTimeoutMs() + ")"));
