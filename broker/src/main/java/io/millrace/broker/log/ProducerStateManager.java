@@ -77,7 +77,7 @@ public final class ProducerStateManager {
      * @throws io.millrace.common.errors.InvalidRecordException        a producer id without a sequence number
      */
     synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type) {
-        Map<Long, ProducerStateEntry> updates = new HashMap<>();
+        Map<Long, ProducerStateEntry> updates = null;
         long next = firstOffset;
         RecordBatch batch = RecordBatch.wrap(records, records.position());
         for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
@@ -94,12 +94,14 @@ public final class ProducerStateManager {
                     batch.producerId(), batch.baseSequence(), batch.lastSequence(), partition, duplicate.get().firstOffset());
                 return new ProducerAppend(duplicate.get(), Map.of());
             }
+            // Most appends hold one batch, or none from an idempotent producer: the map is made on demand.
+            updates = updates == null ? new HashMap<>(4) : updates;
             ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
             ProducerSequenceCheck.check(partition, current, batch);
             long timestamp = type == TimestampType.LOG_APPEND_TIME ? nowMs : batch.maxTimestamp();
             updates.put(batch.producerId(), appended(current, batch, base, timestamp, nowMs));
         }
-        return new ProducerAppend(null, updates);
+        return new ProducerAppend(null, updates == null ? Map.of() : updates);
     }
 
     /** Installs what {@link #prepareLeaderAppend} found, once the append is written. */
