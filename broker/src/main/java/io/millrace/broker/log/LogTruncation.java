@@ -176,7 +176,7 @@ final class LogTruncation {
         log.durabilityState().restartAt(offset);
         log.leaderEpochCache().clear();
         log.highWatermarkState().reset(offset);
-        // REPLICATION (owner A): the producer state must be emptied here, as the log is.
+        log.producerState().truncateFully();
         scheduleDelete(removed);
         log.context().flusher().requestFlush(log);
     }
@@ -186,7 +186,8 @@ final class LogTruncation {
         log.durabilityState().truncated(newEnd);
         log.leaderEpochCache().truncateFromEnd(newEnd);
         log.highWatermarkState().truncated(newEnd);
-        // REPLICATION (owner A): the producer state must forget the batches from newEnd on here.
+        // Rebuilt from the snapshot at or below the cut and the batches after it, as at load.
+        log.producerState().reload(newEnd, log.segmentMap(), log.context().time().milliseconds());
         scheduleDelete(removed);
         log.context().flusher().requestFlush(log);
     }

@@ -12,7 +12,9 @@ import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.log.LeaderEpochCache.EpochEntry;
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.testkit.MockTime;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -207,6 +209,24 @@ public class LogTruncationTest {
         assertEquals(20, log.logStartOffset());
         assertEquals(20, log.logEndOffset());
         assertEquals(List.of(20L), log.segmentBaseOffsets());
+    }
+
+    @Test
+    public void theProducersStateForgetsTheBatchesCut() {
+        long producerId = 4_242L;
+        for (int sequence = 0; sequence < 9; sequence += 3) {
+            RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0, 256)
+                .producerState(producerId, (short) 0, sequence, false);
+            for (int r = 0; r < 3; r++) {
+                builder.append(time.milliseconds(), null, ("p" + (sequence + r)).getBytes());
+            }
+            log.append(builder.build());
+        }
+        assertEquals(8, log.producerState().entry(producerId).orElseThrow().lastSeq());
+        log.truncateTo(log.logEndOffset() - 3);
+        assertEquals(5, log.producerState().entry(producerId).orElseThrow().lastSeq());
+        log.truncateTo(BATCHES * RECORDS_PER_BATCH);
+        assertTrue(log.producerState().entry(producerId).isEmpty());
     }
 
     /** A batch of three records at {@code offset} in leader epoch {@code epoch}, as a leader sends it. */
