@@ -2,6 +2,8 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.cluster.PartitionState;
+import io.millrace.broker.log.LeaderEpochCache;
 import io.millrace.broker.log.Log;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
@@ -15,29 +17,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The end offset of a leader epoch, for a client that checks its position against the log after
- * a leader change. Millrace has no replication and so no leader elections: a partition keeps one
- * leader, in one epoch, from its creation on, and that epoch is {@value #LEADER_EPOCH}, "no
- * epoch", the value Metadata reports as each partition's leader epoch and that every stored batch
- * keeps as its PartitionLeaderEpoch. (Kafka's clients therefore never validate positions against a
- * Millrace broker and send this request only when told an epoch elsewhere.) The answers follow:
+ * The end offset of a leader epoch, for a follower that checks its log against its new leader's
+ * after a leader change (and truncates what the leader never had), and for a consumer that checks
+ * its position. Answered from the leader's {@link io.millrace.broker.log.LeaderEpochCache}, as
+ * Kafka answers:
  * <ul>
- * <li>current_leader_epoch -1 is not checked; a larger one is UNKNOWN_LEADER_EPOCH (newer than the
- *     broker's, Kafka's rule), a smaller one FENCED_LEADER_EPOCH;</li>
- * <li>leader_epoch {@value #LEADER_EPOCH}, the current epoch: that epoch and the log end offset;</li>
- * <li>any other leader_epoch, an epoch this partition never had: epoch and offset -1 (Kafka's
- *     UNDEFINED_EPOCH and UNDEFINED_EPOCH_OFFSET) with no error, as Kafka answers an epoch above its
- *     latest;</li>
+ * <li>the partition's current leader epoch is the one its state names (and Metadata reports), or
+ *     the log's latest epoch if that is newer; current_leader_epoch -1 is not checked, a larger
+ *     one is UNKNOWN_LEADER_EPOCH (newer than the broker knows), a smaller one
+ *     FENCED_LEADER_EPOCH;</li>
+ * <li>leader_epoch, the current epoch: that epoch and the log end offset (whether or not a batch of
+ *     the log carries it yet: the leader records its epoch when it takes over);</li>
+ * <li>an earlier epoch: the largest epoch at or below it and the start offset of the next epoch;
+ *     one below every epoch the log still has: itself and the first epoch's start offset;</li>
+ * <li>leader_epoch -1, one above the latest, or any other epoch of a log without epochs (its
+ *     batches written without one): epoch and offset -1 (Kafka's UNDEFINED_EPOCH and
+ *     UNDEFINED_EPOCH_OFFSET) with no error;</li>
  * <li>a partition the cluster lacks: UNKNOWN_TOPIC_OR_PARTITION; one led elsewhere, or whose log is
  *     not open here yet: NOT_LEADER_OR_FOLLOWER.</li>
  * </ul>
- * Replication will give partitions real epochs (a leader epoch cache per log); this handler is
- * where their end offsets will be looked up.
  */
 final class OffsetForLeaderEpochHandler implements ApiHandler {
-
-    /** The leader epoch of every Millrace partition: none, as Metadata says. */
-    static final int LEADER_EPOCH = -1;
 
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
@@ -66,24 +66,32 @@ final class OffsetForLeaderEpochHandler implements ApiHandler {
         int index = partition.partition();
         try {
             Log log = partitions.leaderLog(snapshot, topic, index);
-            checkCurrentEpoch(partition.currentLeaderEpoch());
-            if (partition.leaderEpoch() != LEADER_EPOCH) {
-                return new EpochEndOffset(Errors.NONE.code(), index, OffsetForLeaderEpochResponse.UNDEFINED_EPOCH,
-                    OffsetForLeaderEpochResponse.UNDEFINED_EPOCH_OFFSET);
+            int latest = log.latestEpoch();
+            int current = Math.max(latest, snapshot.partitionState(topic, index).map(PartitionState::leaderEpoch)
+                .orElse(LeaderEpochCache.UNDEFINED_EPOCH));
+            checkCurrentEpoch(partition.currentLeaderEpoch(), current);
+            if (partition.leaderEpoch() == current && latest < current) {
+                // The leader's epoch, which no batch of its log carries yet: it runs to the log end.
+                return new EpochEndOffset(Errors.NONE.code(), index, current, log.logEndOffset());
             }
-            return new EpochEndOffset(Errors.NONE.code(), index, LEADER_EPOCH, log.logEndOffset());
+            LeaderEpochCache.EpochEndOffset found = log.endOffsetForEpoch(partition.leaderEpoch());
+            return new EpochEndOffset(Errors.NONE.code(), index, found.epoch(), found.endOffset());
         } catch (RuntimeException e) {
             return EpochEndOffset.error(index, ServerErrors.forException(e));
         }
     }
 
-    private static void checkCurrentEpoch(int current) {
-        if (current > LEADER_EPOCH) {
-            throw new ApiException(Errors.UNKNOWN_LEADER_EPOCH, "Leader epoch " + current + " is newer than this broker's, "
-                + "which has none");
+    private static void checkCurrentEpoch(int asked, int current) {
+        if (asked == LeaderEpochCache.UNDEFINED_EPOCH) {
+            return;
         }
-        if (current < LEADER_EPOCH) {
-            throw new ApiException(Errors.FENCED_LEADER_EPOCH, "Leader epoch " + current + " is older than this broker's");
+        if (asked > current) {
+            throw new ApiException(Errors.UNKNOWN_LEADER_EPOCH, "Leader epoch " + asked + " is newer than this broker's, "
+                + current);
+        }
+        if (asked < current) {
+            throw new ApiException(Errors.FENCED_LEADER_EPOCH, "Leader epoch " + asked + " is older than this broker's, "
+                + current);
         }
     }
 }

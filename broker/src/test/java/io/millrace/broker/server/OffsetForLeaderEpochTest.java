@@ -15,6 +15,7 @@ import io.millrace.common.protocol.message.OffsetForLeaderEpochResponse.EpochEnd
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.testkit.EmbeddedZooKeeper;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.junit.BeforeClass;
@@ -24,12 +25,15 @@ import org.junit.rules.RuleChain;
 import org.junit.rules.TestRule;
 
 /**
- * OffsetForLeaderEpoch over the raw protocol, at every version served: Millrace partitions have the
- * one leader epoch -1 that Metadata reports, whose end offset is the log end offset.
+ * OffsetForLeaderEpoch over the raw protocol, at every version served: a new partition is in leader
+ * epoch 0, which Metadata reports, and whose end offset is the log end offset; a log with a history
+ * of epochs answers from its leader epoch cache as Kafka does.
  */
 public class OffsetForLeaderEpochTest {
 
     private static final String TOPIC = "epochs";
+    /** Offsets 0-2 in epoch 0, 3-6 in epoch 2. */
+    private static final String HISTORY = "epoch-history";
     private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
     private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of());
 
@@ -45,6 +49,19 @@ public class OffsetForLeaderEpochTest {
             builder.append(System.currentTimeMillis(), null, ("v" + i).getBytes());
         }
         log.append(builder.build());
+        CLUSTER.createTopic(HISTORY, 1, Map.of());
+        Log history = CLUSTER.broker(0).logManager().getLog(HISTORY, 0).orElseThrow();
+        history.appendAsLeader(records(3), 0);
+        history.appendAsLeader(records(2), 2);
+        history.appendAsLeader(records(2), 2);
+    }
+
+    private static ByteBuffer records(int n) {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0, 512);
+        for (int i = 0; i < n; i++) {
+            builder.append(System.currentTimeMillis(), null, ("h" + i).getBytes());
+        }
+        return builder.build();
     }
 
     private static EpochEndOffset ask(short version, String topic, int partition, int currentEpoch, int epoch) throws Exception {
@@ -75,7 +92,7 @@ public class OffsetForLeaderEpochTest {
             MetadataResponse response = client.call(new MetadataRequest(List.of(MetadataRequest.Topic.named(TOPIC)), false,
                 false, false), ApiKey.METADATA.maxVersion());
             for (MetadataResponse.Partition partition : response.topics().get(0).partitions()) {
-                assertEquals(OffsetForLeaderEpochHandler.LEADER_EPOCH, partition.leaderEpoch());
+                assertEquals(-1, partition.leaderEpoch());
             }
         }
     }
@@ -83,8 +100,9 @@ public class OffsetForLeaderEpochTest {
     @Test
     public void theCurrentEpochEndsAtTheLogEndOffset() throws Exception {
         forEveryVersion(v -> {
-            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, -1, 7L), ask(v, TOPIC, 0, -1, -1));
-            assertEquals("an empty partition", new EpochEndOffset(Errors.NONE.code(), 1, -1, 0L), ask(v, TOPIC, 1, -1, -1));
+            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, 0, 7L), ask(v, TOPIC, 0, -1, 0));
+            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, 0, 7L), ask(v, TOPIC, 0, 0, 0));
+            assertEquals("an empty partition", new EpochEndOffset(Errors.NONE.code(), 1, 0, 0L), ask(v, TOPIC, 1, -1, 0));
         });
     }
 
@@ -94,10 +112,25 @@ public class OffsetForLeaderEpochTest {
     }
 
     @Test
-    public void aCurrentEpochOtherThanNoneIsFencedOrUnknown() throws Exception {
+    public void aCurrentEpochOtherThanThePartitionsIsFencedOrUnknown() throws Exception {
         forEveryVersion(v -> {
-            assertEquals(Errors.UNKNOWN_LEADER_EPOCH, ask(v, TOPIC, 0, 0, -1).error());
+            assertEquals(Errors.UNKNOWN_LEADER_EPOCH, ask(v, TOPIC, 0, 1, -1).error());
             assertEquals(Errors.FENCED_LEADER_EPOCH, ask(v, TOPIC, 0, -5, -1).error());
+        });
+    }
+
+    @Test
+    public void anEpochOfTheHistoryEndsWhereTheNextBegins() throws Exception {
+        forEveryVersion(v -> {
+            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, 2, 7L), ask(v, HISTORY, 0, -1, 2));
+            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, 2, 7L), ask(v, HISTORY, 0, 2, 2));
+            assertEquals(new EpochEndOffset(Errors.NONE.code(), 0, 0, 3L), ask(v, HISTORY, 0, 2, 0));
+            assertEquals("an epoch between: the one before it", new EpochEndOffset(Errors.NONE.code(), 0, 0, 3L),
+                ask(v, HISTORY, 0, -1, 1));
+            assertEquals("above the latest", new EpochEndOffset(Errors.NONE.code(), 0, -1, -1L), ask(v, HISTORY, 0, -1, 3));
+            assertEquals("no epoch", new EpochEndOffset(Errors.NONE.code(), 0, -1, -1L), ask(v, HISTORY, 0, -1, -1));
+            assertEquals(Errors.UNKNOWN_LEADER_EPOCH, ask(v, HISTORY, 0, 3, 2).error());
+            assertEquals("the log is in epoch 2", Errors.FENCED_LEADER_EPOCH, ask(v, HISTORY, 0, 0, 0).error());
         });
     }
 
