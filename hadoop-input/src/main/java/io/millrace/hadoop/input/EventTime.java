@@ -1,4 +1,4 @@
-package io.millrace.hadoop.load;
+package io.millrace.hadoop.input;
 
 import io.millrace.schemaregistry.serde.EventHeaders;
 import org.apache.avro.Schema;

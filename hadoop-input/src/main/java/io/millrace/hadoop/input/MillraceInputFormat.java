@@ -39,6 +39,13 @@ public class MillraceInputFormat extends InputFormat<MillraceKey, MillraceValue>
     /** Where {@link #getSplits} writes the plan it made (a JSON {@link LoadPlan}); unset: nowhere. */
     public static final String PLAN_PATH_KEY = "millrace.hadoop.plan.path";
 
+    /**
+     * With the avro value format and this set to true, each value is checked against its writer's schema and
+     * its event time read, but not decoded into a record ({@link MillraceValue#avroBinary()}): for a job that
+     * passes the events on as they came, as the load does. Undecodable values go to the error output as ever.
+     */
+    public static final String ENCODED_AVRO_KEY = "millrace.hadoop.avro.encoded";
+
     private static final Logger LOG = LoggerFactory.getLogger(MillraceInputFormat.class);
 
     @Override

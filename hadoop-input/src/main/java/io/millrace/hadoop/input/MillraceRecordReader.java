@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * Reads the ranges of one {@link MillraceInputSplit}, one after the other, with a
  * {@link io.millrace.consumer.PartitionReader}: exactly the offsets the split names, whatever the
  * brokers hold beyond them, so every attempt of the task reads the same messages. With the avro value
- * format each value is decoded with its writer's schema from the registry (cached by id); a value
- * that cannot be decoded goes to the {@link ErrorOutput} and is counted, and the reader moves on.
+ * format each value is decoded with its writer's schema from the registry (cached by id), or only
+ * checked against it ({@link MillraceInputFormat#ENCODED_AVRO_KEY}); a value that cannot be decoded goes
+ * to the {@link ErrorOutput} and is counted, and the reader moves on.
  * Progress is the fraction of the split's offsets passed. Not thread-safe.
  */
 public final class MillraceRecordReader extends RecordReader<MillraceKey, MillraceValue> {
@@ -54,6 +55,7 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
     private long totalOffsets;
     private ClusterAccess cluster;
     private AvroDeserializer<GenericRecord> decoder;
+    private EventScanner scanner;
     private ErrorOutput errors;
     private Counter messagesRead;
     private Counter undecodable;
@@ -76,7 +78,12 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         LoadConfig config = LoadConfig.from(context.getConfiguration());
         if (config.decodeAvro()) {
             config.schemaRegistryUrl();
-            decoder = new AvroDeserializer<>(new SchemaRegistryClient(config.originals()));
+            SchemaRegistryClient registry = new SchemaRegistryClient(config.originals());
+            if (context.getConfiguration().getBoolean(MillraceInputFormat.ENCODED_AVRO_KEY, false)) {
+                scanner = new EventScanner(registry);
+            } else {
+                decoder = new AvroDeserializer<>(registry);
+            }
         }
         errors = ErrorOutput.forTask(context, millraceSplit.name());
         cluster = new ClusterAccess(config);
@@ -155,14 +162,18 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
     private boolean fill(ConsumerRecord<byte[], byte[]> record) throws IOException {
         key.set(record.topic(), record.partition(), record.offset());
         value.set(record.timestamp(), record.key(), record.value());
-        if (decoder == null) {
+        if (decoder == null && scanner == null) {
             return true;
         }
         try {
             if (record.value() == null) {
                 throw new SerializationException("The message has no value (null), so no event to decode");
             }
-            value.decoded(decoder.deserialize(record.topic(), record.value()), WireFormat.schemaId(record.topic(), record.value()));
+            if (scanner != null) {
+                scanner.scan(record.topic(), record.value(), value);
+            } else {
+                value.decoded(decoder.deserialize(record.topic(), record.value()), WireFormat.schemaId(record.topic(), record.value()));
+            }
             return true;
         } catch (RuntimeException e) {
             errors.write(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(), record.value(), e);

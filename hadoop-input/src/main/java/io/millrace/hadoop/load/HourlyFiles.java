@@ -3,14 +3,15 @@ package io.millrace.hadoop.load;
 import io.millrace.hadoop.HourLayout;
 import io.millrace.hadoop.LoadConfig;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
 import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -19,7 +20,9 @@ import org.apache.hadoop.fs.Path;
  * {@code <work>/data/<topic>/hourly/<hour>/}, named after the task's ranges of that topic
  * ({@code <topic>+<partition>+<start>+<end>[+Nmore].s<schema id>.avro}). Ranges of different loads never
  * overlap, so names never collide in the data root, and a rerun of the same plan writes the same names.
- * All small partitions of a split that fall into one hour share one file. Not thread-safe.
+ * All small partitions of a split that fall into one hour share one file. Events are appended as the
+ * Avro binary they came in: a file holds the events of one writer's schema, whose encoding they already
+ * are, so decoding and encoding them again would give the same datum. Not thread-safe.
  */
 final class HourlyFiles implements AutoCloseable {
 
@@ -43,36 +46,37 @@ final class HourlyFiles implements AutoCloseable {
     }
 
     // hot path: once per event
-    void append(String topic, long eventTimeMs, int schemaId, GenericRecord event) throws IOException {
+    /** Appends {@code datum}, an event encoded with {@code schema} (registry id {@code schemaId}). */
+    void append(String topic, long eventTimeMs, int schemaId, Schema schema, ByteBuffer datum) throws IOException {
         long hour = HourLayout.hourOf(eventTimeMs);
         Open file = last;
         // A partition holds its events mostly in time order, so an event nearly always goes where the one
         // before it went; the file's path (a String.format) is worked out only when the hour changes.
         if (file == null || file.file.hourMs() != hour || file.file.schemaId() != schemaId || !file.file.topic().equals(topic)) {
-            file = fileFor(topic, hour, schemaId, event);
+            file = fileFor(topic, hour, schemaId, schema);
             last = file;
         }
-        file.writer.append(event);
+        file.writer.appendEncoded(datum);
         file.records++;
     }
 
-    private Open fileFor(String topic, long hour, int schemaId, GenericRecord first) throws IOException {
+    private Open fileFor(String topic, long hour, int schemaId, Schema schema) throws IOException {
         String relative = DATA_DIRECTORY + "/" + layout.directory(topic, hour) + "/" + namesByTopic.get(topic)
             + ".s" + schemaId + ".avro";
         Open file = open.get(relative);
         if (file == null) {
-            file = create(relative, topic, hour, schemaId, first);
+            file = create(relative, topic, hour, schemaId, schema);
             open.put(relative, file);
         }
         return file;
     }
 
-    private Open create(String relative, String topic, long hour, int schemaId, GenericRecord first) throws IOException {
-        DataFileWriter<GenericRecord> writer = new DataFileWriter<>(new GenericDatumWriter<GenericRecord>(first.getSchema()));
+    private Open create(String relative, String topic, long hour, int schemaId, Schema schema) throws IOException {
+        DataFileWriter<Object> writer = new DataFileWriter<>(new GenericDatumWriter<>(schema));
         writer.setCodec(codec);
         writer.setMeta("millrace.topic", topic);
         writer.setMeta("millrace.schema.id", schemaId);
-        writer.create(first.getSchema(), fs.create(new Path(work, relative), true));
+        writer.create(schema, fs.create(new Path(work, relative), true));
         return new Open(writer, new WrittenFile(relative, topic, hour, schemaId, 0));
     }
 
@@ -99,11 +103,11 @@ final class HourlyFiles implements AutoCloseable {
     }
 
     private static final class Open {
-        final DataFileWriter<GenericRecord> writer;
+        final DataFileWriter<Object> writer;
         final WrittenFile file;
         long records;
 
-        Open(DataFileWriter<GenericRecord> writer, WrittenFile file) {
+        Open(DataFileWriter<Object> writer, WrittenFile file) {
             this.writer = writer;
             this.file = file;
         }

@@ -210,6 +210,8 @@ public final class LoadJob {
         Configuration conf = new Configuration(hadoopConf);
         config.writeTo(conf);
         conf.set(LoadConfig.VALUE_FORMAT_CONFIG, "avro");
+        // the events are written as they came: checked and their time read, but not decoded
+        conf.setBoolean(MillraceInputFormat.ENCODED_AVRO_KEY, true);
         conf.set(MillraceInputFormat.PLAN_PATH_KEY, new Path(loadDir, "plan.json").toString());
         // v1: an attempt's files move into the output only when it commits, and the job's only when the job does
         conf.setInt("mapreduce.fileoutputcommitter.algorithm.version", 1);
