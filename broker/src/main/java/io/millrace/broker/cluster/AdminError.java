@@ -17,6 +17,7 @@ enum AdminError {
     INVALID_TOPIC(InvalidTopicException.class, InvalidTopicException::new),
     UNKNOWN_TOPIC_OR_PARTITION(UnknownTopicOrPartitionException.class, UnknownTopicOrPartitionException::new),
     INVALID_REPLICA_ASSIGNMENT(InvalidReplicaAssignmentException.class, InvalidReplicaAssignmentException::new),
+    INVALID_REPLICATION_FACTOR(InvalidReplicationFactorException.class, InvalidReplicationFactorException::new),
     /** Anything else: malformed request data, no live broker to assign partitions to. */
     INVALID_REQUEST(MillraceException.class, MillraceException::new);
 

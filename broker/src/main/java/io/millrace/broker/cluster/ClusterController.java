@@ -3,15 +3,18 @@ package io.millrace.broker.cluster;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.TransactionOp;
@@ -26,13 +29,17 @@ import org.slf4j.LoggerFactory;
 /**
  * The controller duty every broker stands for: a Curator {@link LeaderLatch} on
  * {@value ClusterPaths#CONTROLLER} elects exactly one controller, which carries out the pending
- * requests under {@code /millrace/admin}. For a creation it assigns the partitions round-robin
- * over the live brokers and, in one ZooKeeper transaction, writes the topic's configuration and
- * assignment and deletes the request; for a deletion it deletes the assignment, the configuration
- * and the request; for a partition increase it rewrites the assignment with the new partitions
- * added (at the version it read, so a concurrent change makes it read again) and deletes the
- * request. A request it cannot carry out it marks with the error, for the requester.
- * A newly elected controller first works through every request already pending.
+ * requests under {@code /millrace/admin}. For a creation it places the partitions' replicas over
+ * the live brokers ({@link PartitionAssigner}) and, in one ZooKeeper transaction, writes the
+ * topic's configuration, replica lists and partition states (the first replica leading in epoch 0,
+ * every replica in sync) and deletes the request; for a deletion it deletes the states, the
+ * assignment, the configuration and the request; for a partition increase it rewrites the
+ * assignment with the new partitions added (at the version it read, so a concurrent change makes
+ * it read again), creates their states and deletes the request. A request it cannot carry out it
+ * marks with the error, for the requester. It also elects leaders ({@link LeadershipDuty}): when a
+ * leader's broker goes, when a broker asks for a controlled shutdown, and, every
+ * {@code leader.imbalance.check.interval.seconds}, back to preferred replicas. A newly elected
+ * controller first works through every request already pending and every partition whose leader is gone.
  *
  * <p><b>Fencing.</b> Each write is a transaction that starts by checking that our latch znode
  * still exists. The latch gives leadership to the lowest sequence number and never hands out a
@@ -57,16 +64,29 @@ final class ClusterController implements AutoCloseable {
     private final int brokerId;
     private final LeaderLatch latch;
     private final PartitionAssigner assigner;
-    private final ExecutorService thread;
+    private final MetadataCache metadata;
+    private final LeadershipDuty leadership;
+    private final Duration rebalanceInterval;
+    private final ScheduledExecutorService thread;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicBoolean started = new AtomicBoolean();
+    /** State znodes of the request being handled that did not fit its transaction. Controller thread only. */
+    private List<List<CuratorOp>> laterStates = List.of();
 
-    ClusterController(CuratorFramework client, int brokerId, PartitionAssigner assigner, String name) {
+    /**
+     * @param uncleanAllowed whether a topic with these configuration overrides allows unclean leader election
+     * @param rebalanceInterval how often leadership goes back to preferred replicas; zero or less for never
+     */
+    ClusterController(CuratorFramework client, int brokerId, PartitionAssigner assigner, MetadataCache metadata,
+                      Predicate<Map<String, String>> uncleanAllowed, Duration rebalanceInterval, String name) {
         this.client = client;
         this.brokerId = brokerId;
         this.assigner = assigner;
+        this.metadata = metadata;
+        this.rebalanceInterval = rebalanceInterval;
         this.latch = new LeaderLatch(client, ClusterPaths.CONTROLLER, String.valueOf(brokerId));
-        this.thread = Executors.newSingleThreadExecutor(r -> {
+        this.leadership = new LeadershipDuty(client, brokerId, this::fence, uncleanAllowed);
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name + "-controller");
             t.setDaemon(true);
             return t;
@@ -90,16 +110,20 @@ final class ClusterController implements AutoCloseable {
             }
         }, thread);
         latch.start();
+        if (!rebalanceInterval.isNegative() && !rebalanceInterval.isZero()) {
+            long ms = rebalanceInterval.toMillis();
+            thread.scheduleWithFixedDelay(this::rebalance, ms, ms, TimeUnit.MILLISECONDS);
+        }
     }
 
     boolean isController() {
         return latch.hasLeadership();
     }
 
-    /** A metadata listener that wakes the controller when requests are pending. */
+    /** A metadata listener that wakes the controller when requests are pending or a partition needs a leader. */
     MetadataListener requestWatcher() {
         return (previous, current) -> {
-            if (latch.hasLeadership() && !current.pendingRequests().isEmpty()) {
+            if (latch.hasLeadership() && (!current.pendingRequests().isEmpty() || leadership.needed(current))) {
                 schedule();
             }
         };
@@ -147,10 +171,24 @@ final class ClusterController implements AutoCloseable {
             for (String topic : client.getChildren().forPath(ClusterPaths.CREATE_PARTITIONS_REQUESTS)) {
                 retrying(AdminRequest.Kind.CREATE_PARTITIONS, topic);
             }
+            leadership.run(metadata.snapshot());
         } catch (LostLeadership e) {
             log.info("Broker {} stopped controller work: {}", brokerId, e.getMessage());
         } catch (Exception e) {
             log.warn("Controller {} could not finish pending requests; will try again on the next change", brokerId, e);
+        }
+    }
+
+    private void rebalance() {
+        if (!latch.hasLeadership()) {
+            return;
+        }
+        try {
+            leadership.rebalance(metadata.snapshot());
+        } catch (LostLeadership e) {
+            log.info("Broker {} stopped moving leaders back: {}", brokerId, e.getMessage());
+        } catch (Exception e) {
+            log.warn("Controller {} could not move leaders back to preferred replicas; will try again", brokerId, e);
         }
     }
 
@@ -177,12 +215,19 @@ final class ClusterController implements AutoCloseable {
             return true;
         }
         try {
+            laterStates = List.of();
             List<CuratorOp> ops = switch (kind) {
                 case CREATE -> creation(request);
                 case DELETE -> deletion(request);
                 case CREATE_PARTITIONS -> partitionIncrease(request);
             };
-            return commit(ops, kind + " " + topic);
+            if (!commit(ops, kind + " " + topic)) {
+                return false;
+            }
+            for (List<CuratorOp> chunk : laterStates) {
+                commitOrThrow(chunk, "creating the partition states of " + topic);
+            }
+            return true;
         } catch (MillraceException e) {
             return reject(request, data, e);
         }
@@ -195,22 +240,27 @@ final class ClusterController implements AutoCloseable {
         if (client.checkExists().forPath(ClusterPaths.topic(topic)) != null) {
             throw new TopicExistsException("Topic '" + topic + "' already exists");
         }
-        List<Integer> brokers = liveBrokers();
+        List<BrokerInfo> brokers = liveBrokers();
         if (brokers.isEmpty()) {
             throw new MillraceException("No live brokers to assign the partitions of '" + topic + "' to");
         }
-        SortedMap<Integer, Integer> assignment = assigner.assign(request.partitions(), brokers);
-        log.info("Controller {} creates topic {} with partition -> broker {} (partitions per broker {})",
-            brokerId, topic, assignment, PartitionAssigner.countsByBroker(assignment));
+        SortedMap<Integer, List<Integer>> replicas = assigner.assign(request.partitions(), request.replicationFactor(), brokers);
+        log.info("Controller {} creates topic {} with partition -> replicas {} (leads/replicas per broker {})",
+            brokerId, topic, replicas, PartitionAssigner.loadByBroker(replicas));
         TransactionOp op = client.transactionOp();
         String configPath = ClusterPaths.topicConfig(topic);
         byte[] config = ClusterJson.topicConfig(request.config());
         boolean leftoverConfig = client.checkExists().forPath(configPath) != null;
-        return List.of(
+        List<CuratorOp> ops = new ArrayList<>(List.of(
             fence(),
             leftoverConfig ? op.setData().forPath(configPath, config) : op.create().withMode(CreateMode.PERSISTENT).forPath(configPath, config),
-            op.create().withMode(CreateMode.PERSISTENT).forPath(ClusterPaths.topic(topic), ClusterJson.topic(asLists(assignment))),
-            op.delete().withVersion(request.version()).forPath(request.path()));
+            op.create().withMode(CreateMode.PERSISTENT).forPath(ClusterPaths.topic(topic), ClusterJson.topic(replicas)),
+            TopicZnodes.createPartitionsDirectory(client, topic),
+            op.delete().withVersion(request.version()).forPath(request.path())));
+        List<List<CuratorOp>> states = TopicZnodes.chunks(TopicZnodes.createStates(client, topic, replicas));
+        ops.addAll(states.get(0));
+        laterStates = states.subList(1, states.size());
+        return ops;
     }
 
     private List<CuratorOp> partitionIncrease(AdminRequest request) throws Exception {
@@ -222,17 +272,22 @@ final class ClusterController implements AutoCloseable {
             throw new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist");
         }
         SortedMap<Integer, List<Integer>> assignment = new TreeMap<>(ClusterJson.parseTopic(data));
-        SortedMap<Integer, Integer> preferred = new TreeMap<>();
-        assignment.forEach((p, replicas) -> preferred.put(p, replicas.get(0)));
-        SortedMap<Integer, Integer> added = assigner.assignAdditional(preferred, request.partitions(), request.assignment(),
+        SortedMap<Integer, List<Integer>> added = assigner.assignAdditional(assignment, request.partitions(), request.assignment(),
             liveBrokers());
-        log.info("Controller {} adds partitions to topic {}: partition -> broker {}", brokerId, topic, added);
-        assignment.putAll(asLists(added));
+        log.info("Controller {} adds partitions to topic {}: partition -> replicas {}", brokerId, topic, added);
+        assignment.putAll(added);
         TransactionOp op = client.transactionOp();
-        return List.of(
+        List<CuratorOp> ops = new ArrayList<>(List.of(
             fence(),
             op.setData().withVersion(topicStat.getVersion()).forPath(ClusterPaths.topic(topic), ClusterJson.topic(assignment)),
-            op.delete().withVersion(request.version()).forPath(request.path()));
+            op.delete().withVersion(request.version()).forPath(request.path())));
+        if (client.checkExists().forPath(ClusterPaths.partitions(topic)) == null) {
+            ops.add(TopicZnodes.createPartitionsDirectory(client, topic));
+        }
+        List<List<CuratorOp>> states = TopicZnodes.chunks(TopicZnodes.createStates(client, topic, added));
+        ops.addAll(states.get(0));
+        laterStates = states.subList(1, states.size());
+        return ops;
     }
 
     private List<CuratorOp> deletion(AdminRequest request) throws Exception {
@@ -246,6 +301,16 @@ final class ClusterController implements AutoCloseable {
         TransactionOp op = client.transactionOp();
         List<CuratorOp> ops = new ArrayList<>();
         ops.add(fence());
+        List<List<CuratorOp>> states = TopicZnodes.chunks(TopicZnodes.deleteStates(client, topic));
+        if (states.size() > 1) {
+            // Too many for one transaction: the last chunk goes with the topic, the others first.
+            for (List<CuratorOp> chunk : states.subList(0, states.size() - 1)) {
+                commitOrThrow(chunk, "deleting the partition states of " + topic);
+            }
+        }
+        if (!states.isEmpty()) {
+            ops.addAll(states.get(states.size() - 1));
+        }
         ops.add(op.delete().withVersion(topicStat.getVersion()).forPath(ClusterPaths.topic(topic)));
         Stat configStat = client.checkExists().forPath(ClusterPaths.topicConfig(topic));
         if (configStat != null) {
@@ -261,6 +326,19 @@ final class ClusterController implements AutoCloseable {
         byte[] verdict = ClusterJson.rejected(data, error, reason.getMessage());
         return commit(List.of(fence(), client.transactionOp().setData().withVersion(request.version()).forPath(request.path(), verdict)),
             "rejecting " + request.kind() + " " + request.topic());
+    }
+
+    /**
+     * Runs a follow-up transaction of partition state znodes, fenced. A failure is left for the
+     * next controller pass: a partition without its state znode reads as its initial state.
+     */
+    private void commitOrThrow(List<CuratorOp> ops, String what) throws Exception {
+        List<CuratorOp> fenced = new ArrayList<>(ops.size() + 1);
+        fenced.add(fence());
+        fenced.addAll(ops);
+        if (!commit(fenced, what)) {
+            throw new MillraceException("Controller " + brokerId + " could not finish " + what);
+        }
     }
 
     /** Runs the transaction; false when it failed on a change other than our leadership. */
@@ -290,19 +368,23 @@ final class ClusterController implements AutoCloseable {
         return latch.hasLeadership() && ourPath != null && client.checkExists().forPath(ourPath) != null;
     }
 
-    private List<Integer> liveBrokers() throws Exception {
-        List<Integer> ids = new ArrayList<>();
+    /** The registered brokers with their racks, read from ZooKeeper rather than the cache, by id. */
+    private List<BrokerInfo> liveBrokers() throws Exception {
+        List<BrokerInfo> brokers = new ArrayList<>();
         for (String child : client.getChildren().forPath(ClusterPaths.BROKER_IDS)) {
-            ClusterPaths.brokerIdOf(ClusterPaths.BROKER_IDS + "/" + child).ifPresent(ids::add);
+            String path = ClusterPaths.BROKER_IDS + "/" + child;
+            java.util.OptionalInt id = ClusterPaths.brokerIdOf(path);
+            byte[] data = id.isPresent() ? dataOrNull(path, new Stat()) : null;
+            if (data != null) {
+                try {
+                    brokers.add(ClusterJson.parseBroker(id.getAsInt(), data));
+                } catch (ClusterJson.MalformedZNodeException e) {
+                    log.warn("Controller {} leaves out broker {}: {}", brokerId, id.getAsInt(), e.getMessage());
+                }
+            }
         }
-        ids.sort(null);
-        return ids;
-    }
-
-    private static SortedMap<Integer, List<Integer>> asLists(SortedMap<Integer, Integer> assignment) {
-        SortedMap<Integer, List<Integer>> lists = new TreeMap<>();
-        assignment.forEach((p, broker) -> lists.put(p, List.of(broker)));
-        return lists;
+        brokers.sort(java.util.Comparator.comparingInt(BrokerInfo::id));
+        return brokers;
     }
 
     private byte[] dataOrNull(String path, Stat stat) throws Exception {

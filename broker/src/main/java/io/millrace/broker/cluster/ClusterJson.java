@@ -143,8 +143,21 @@ final class ClusterJson {
         return bytes(json);
     }
 
-    static byte[] controlledShutdownRequest() {
-        return bytes(versioned());
+    static byte[] controlledShutdownRequest(boolean done) {
+        ObjectNode json = versioned();
+        if (done) {
+            json.put("done", true);
+        }
+        return bytes(json);
+    }
+
+    /** Whether the controller has carried out a controlled shutdown request; malformed data reads as not yet. */
+    static boolean parseControlledShutdownDone(byte[] data) {
+        try {
+            return parse(data).path("done").asBoolean(false);
+        } catch (MalformedZNodeException e) {
+            return false;
+        }
     }
 
     static byte[] createPartitionsRequest(int partitions, List<Integer> assignment) {

@@ -25,7 +25,7 @@ public final class ClusterSnapshot {
     public static final int NO_CONTROLLER = -1;
 
     static final ClusterSnapshot EMPTY = new ClusterSnapshot(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), NO_CONTROLLER,
-        Map.of(), Map.of());
+        Map.of(), Map.of(), Map.of());
 
     private final SortedMap<Integer, BrokerInfo> brokers;
     private final SortedMap<String, TopicMetadata> topics;
@@ -35,10 +35,12 @@ public final class ClusterSnapshot {
     private final int controllerId;
     private final Map<String, AdminRequest> createRequests;
     private final Map<String, AdminRequest> deleteRequests;
+    private final Map<Integer, Boolean> controlledShutdowns;
 
     ClusterSnapshot(Map<Integer, BrokerInfo> brokers, Map<String, TopicMetadata> topics,
                     Map<TopicPartition, LeaderAndIsr> partitionStates, Map<String, Map<String, String>> topicConfigs, Map<String, Long> topicConfigZxids, int controllerId,
-                    Map<String, AdminRequest> createRequests, Map<String, AdminRequest> deleteRequests) {
+                    Map<String, AdminRequest> createRequests, Map<String, AdminRequest> deleteRequests,
+                    Map<Integer, Boolean> controlledShutdowns) {
         this.brokers = Collections.unmodifiableSortedMap(new TreeMap<>(brokers));
         this.topics = Collections.unmodifiableSortedMap(new TreeMap<>(topics));
         this.partitionStates = Map.copyOf(partitionStates);
@@ -47,6 +49,7 @@ public final class ClusterSnapshot {
         this.controllerId = controllerId;
         this.createRequests = Map.copyOf(createRequests);
         this.deleteRequests = Map.copyOf(deleteRequests);
+        this.controlledShutdowns = Map.copyOf(controlledShutdowns);
     }
 
     /** The registered brokers, by ascending id. */
@@ -109,6 +112,41 @@ public final class ClusterSnapshot {
     public int leader(String topic, int partition) {
         int leader = partitionState(topic, partition).map(PartitionState::leader).orElse(NO_LEADER);
         return leader != NO_LEADER && brokers.containsKey(leader) ? leader : NO_LEADER;
+    }
+
+    /** The partitions whose state names {@code brokerId} as leader (live or not). */
+    public SortedSet<TopicPartition> partitionsLedBy(int brokerId) {
+        SortedSet<TopicPartition> led = new TreeSet<>();
+        forEachPartition((tp, state) -> {
+            if (state.leader() == brokerId) {
+                led.add(tp);
+            }
+        });
+        return Collections.unmodifiableSortedSet(led);
+    }
+
+    /** Calls {@code action} with every partition of every topic and its state, topics and partitions in order. */
+    public void forEachPartition(java.util.function.BiConsumer<TopicPartition, PartitionState> action) {
+        for (TopicMetadata topic : topics.values()) {
+            for (int partition : topic.replicas().keySet()) {
+                action.accept(new TopicPartition(topic.name(), partition), partitionState(topic.name(), partition).orElseThrow());
+            }
+        }
+    }
+
+    /** Brokers that asked for a controlled shutdown and are still registered for it; none leads anything new. */
+    public java.util.Set<Integer> shuttingDown() {
+        return controlledShutdowns.keySet();
+    }
+
+    /** Whether the controller has carried out {@code brokerId}'s controlled shutdown request. */
+    boolean controlledShutdownDone(int brokerId) {
+        return Boolean.TRUE.equals(controlledShutdowns.get(brokerId));
+    }
+
+    /** Whether {@code brokerId} asked for a controlled shutdown the controller has not yet carried out. */
+    boolean controlledShutdownPending(int brokerId) {
+        return Boolean.FALSE.equals(controlledShutdowns.get(brokerId));
     }
 
     /** The live broker leading the partition, with its address, if any. */

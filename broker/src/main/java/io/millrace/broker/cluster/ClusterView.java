@@ -34,6 +34,8 @@ final class ClusterView {
     private final TreeMap<Long, Integer> controllerCandidates = new TreeMap<>();
     private final Map<String, AdminRequest> createRequests = new HashMap<>();
     private final Map<String, AdminRequest> deleteRequests = new HashMap<>();
+    /** Brokers asking for a controlled shutdown → whether the controller has carried it out. */
+    private final Map<Integer, Boolean> controlledShutdowns = new HashMap<>();
 
     /** Applies a created or changed znode; returns whether the view changed. */
     boolean put(ChildData node) {
@@ -53,7 +55,7 @@ final class ClusterView {
     ClusterSnapshot snapshot() {
         int controller = controllerCandidates.isEmpty() ? ClusterSnapshot.NO_CONTROLLER : controllerCandidates.firstEntry().getValue();
         return new ClusterSnapshot(brokers, topics, partitionStates, topicConfigs, topicConfigZxids, controller, createRequests,
-            deleteRequests);
+            deleteRequests, controlledShutdowns);
     }
 
     private boolean apply(String path, ChildData node) {
@@ -85,6 +87,9 @@ final class ClusterView {
         if ((name = ClusterPaths.childOf(ClusterPaths.DELETE_TOPIC_REQUESTS, path)) != null) {
             return update(deleteRequests, name, node == null ? null : request(AdminRequest.Kind.DELETE, name, node));
         }
+        if ((name = ClusterPaths.childOf(ClusterPaths.CONTROLLED_SHUTDOWN_REQUESTS, path)) != null) {
+            return applyControlledShutdown(name, node);
+        }
         if ((name = ClusterPaths.childOf(ClusterPaths.CREATE_PARTITIONS_REQUESTS, path)) != null) {
             // Kept with the creations under its path, not its topic name: the view only needs them
             // to tell the controller that requests are pending.
@@ -106,6 +111,16 @@ final class ClusterView {
         } catch (NumberFormatException | NullPointerException e) {
             throw new MalformedZNodeException("Controller candidate data is not a broker id");
         }
+    }
+
+    private boolean applyControlledShutdown(String name, ChildData node) {
+        int id;
+        try {
+            id = Integer.parseInt(name);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+        return update(controlledShutdowns, id, node == null ? null : ClusterJson.parseControlledShutdownDone(node.getData()));
     }
 
     private static AdminRequest request(AdminRequest.Kind kind, String topic, ChildData node) {

@@ -10,12 +10,14 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Round-robin placement of a new topic's partitions over the live brokers, as Kafka's controller
- * does: sort the broker ids, pick a random start index, and give partition {@code p} to broker
- * {@code (start + p) mod n}. The random start keeps partition 0 of every topic from landing on
- * the same broker. Partitions added to a topic later continue its round-robin from the broker of
- * its partition 0, so a topic grown over the same brokers is placed as if created at its new
- * size (a random start when that broker is gone). Not thread-safe (it owns a {@link Random}); the controller uses it from one thread.
+ * Placement of a new topic's partitions and their replicas over the live brokers, as Kafka's
+ * controller does it ({@link ReplicaPlacement} has the rules): leaders round-robin from a random
+ * start index, so that partition 0 of every topic does not land on the same broker, and
+ * followers from a random shift. Partitions added to a topic later continue its round-robin from
+ * the leader of its partition 0, so a topic grown over the same brokers has its leaders placed as
+ * if created at its new size (a random start when that broker is gone), with the topic's
+ * replication factor. Not thread-safe (it owns a {@link Random}); the controller uses it from one
+ * thread.
  */
 final class PartitionAssigner {
 
@@ -25,6 +27,17 @@ final class PartitionAssigner {
         this.random = random;
     }
 
+    /** Replica lists for a new topic, {@code replicationFactor} distinct brokers per partition. */
+    SortedMap<Integer, List<Integer>> assign(int partitions, int replicationFactor, List<BrokerInfo> liveBrokers) {
+        if (liveBrokers.isEmpty()) {
+            throw new IllegalArgumentException("No live brokers to assign partitions to");
+        }
+        ReplicaPlacement.validate(replicationFactor, liveBrokers.size());
+        return ReplicaPlacement.place(0, partitions, replicationFactor, liveBrokers, random.nextInt(liveBrokers.size()),
+            random.nextInt(liveBrokers.size()));
+    }
+
+    /** One replica per partition over brokers without racks: partition -> broker. */
     SortedMap<Integer, Integer> assign(int partitions, List<Integer> liveBrokers) {
         if (liveBrokers.isEmpty()) {
             throw new IllegalArgumentException("No live brokers to assign partitions to");
@@ -32,41 +45,64 @@ final class PartitionAssigner {
         return assign(partitions, liveBrokers, random.nextInt(liveBrokers.size()));
     }
 
+    /** Round-robin over the sorted ids from {@code startIndex}, one replica per partition: partition -> broker. */
     static SortedMap<Integer, Integer> assign(int partitions, List<Integer> liveBrokers, int startIndex) {
-        List<Integer> sorted = new ArrayList<>(liveBrokers);
-        sorted.sort(null);
-        SortedMap<Integer, Integer> assignment = new TreeMap<>();
-        for (int p = 0; p < partitions; p++) {
-            assignment.put(p, sorted.get((startIndex + p) % sorted.size()));
-        }
-        return assignment;
+        return leaders(ReplicaPlacement.place(0, partitions, 1, withoutRacks(liveBrokers), startIndex, 0));
     }
 
     /**
-     * Places the partitions from {@code current.size()} up to {@code count}: on the brokers of
-     * {@code manual} (one per new partition, in order) if it is not empty, else round-robin.
+     * Replica lists for the partitions from {@code current.size()} up to {@code count}, with as
+     * many replicas as partition 0 has: on the brokers of {@code manual} (one per new partition, in
+     * order; only for topics with one replica per partition) if it is not empty, else placed as above.
      *
      * @throws io.millrace.common.errors.InvalidPartitionsException unless {@code count} exceeds the current count
-     * @throws InvalidReplicaAssignmentException a manual assignment of the wrong length or naming brokers not live
+     * @throws InvalidReplicaAssignmentException a manual assignment of the wrong length, naming brokers not live, or for
+     *     a topic with more than one replica per partition
+     * @throws InvalidReplicationFactorException fewer live brokers than the topic's replication factor
      */
-    SortedMap<Integer, Integer> assignAdditional(SortedMap<Integer, Integer> current, int count, List<Integer> manual,
-                                                 List<Integer> liveBrokers) {
-        validateAddition(current.size(), count, manual, liveBrokers);
-        SortedMap<Integer, Integer> added = new TreeMap<>();
+    SortedMap<Integer, List<Integer>> assignAdditional(SortedMap<Integer, List<Integer>> current, int count, List<Integer> manual,
+                                                       List<BrokerInfo> liveBrokers) {
+        List<Integer> live = liveBrokers.stream().map(BrokerInfo::id).toList();
+        validateAddition(current.size(), count, manual, live);
+        int replicationFactor = current.isEmpty() ? 1 : current.get(current.firstKey()).size();
+        SortedMap<Integer, List<Integer>> added = new TreeMap<>();
         if (!manual.isEmpty()) {
+            if (replicationFactor != 1) {
+                throw new InvalidReplicaAssignmentException("A manual assignment names one broker per new partition, but "
+                    + "the topic has " + replicationFactor + " replicas per partition; let the controller place them");
+            }
             for (int i = 0; i < manual.size(); i++) {
-                added.put(current.size() + i, manual.get(i));
+                added.put(current.size() + i, List.of(manual.get(i)));
             }
             return added;
         }
-        List<Integer> sorted = new ArrayList<>(liveBrokers);
-        sorted.sort(null);
-        int first = current.isEmpty() ? -1 : sorted.indexOf(current.get(current.firstKey()));
-        int start = first >= 0 ? first : random.nextInt(sorted.size());
-        for (int p = current.size(); p < count; p++) {
-            added.put(p, sorted.get((start + p) % sorted.size()));
+        List<BrokerInfo> order = ReplicaPlacement.order(liveBrokers);
+        int first = -1;
+        if (!current.isEmpty()) {
+            int leader0 = current.get(current.firstKey()).get(0);
+            first = java.util.stream.IntStream.range(0, order.size()).filter(i -> order.get(i).id() == leader0).findFirst().orElse(-1);
         }
-        return added;
+        int start = first >= 0 ? first : random.nextInt(order.size());
+        return ReplicaPlacement.place(current.size(), count - current.size(), replicationFactor, liveBrokers, start,
+            random.nextInt(order.size()));
+    }
+
+    /** {@link #assignAdditional} for a topic with one replica per partition over brokers without racks: partition -> broker. */
+    SortedMap<Integer, Integer> assignAdditionalLeaders(SortedMap<Integer, Integer> current, int count, List<Integer> manual,
+                                                        List<Integer> liveBrokers) {
+        SortedMap<Integer, List<Integer>> lists = new TreeMap<>();
+        current.forEach((p, broker) -> lists.put(p, List.of(broker)));
+        return leaders(assignAdditional(lists, count, manual, withoutRacks(liveBrokers)));
+    }
+
+    private static List<BrokerInfo> withoutRacks(List<Integer> ids) {
+        return ids.stream().map(id -> new BrokerInfo(id, "", 0, null, -1)).toList();
+    }
+
+    private static SortedMap<Integer, Integer> leaders(SortedMap<Integer, List<Integer>> replicas) {
+        SortedMap<Integer, Integer> leaders = new TreeMap<>();
+        replicas.forEach((p, ids) -> leaders.put(p, ids.get(0)));
+        return leaders;
     }
 
     /**
@@ -100,5 +136,17 @@ final class PartitionAssigner {
         Map<Integer, Integer> counts = new TreeMap<>();
         assignment.values().forEach(b -> counts.merge(b, 1, Integer::sum));
         return counts;
+    }
+
+    /** How many partitions each broker leads and follows, as "id: leads/replicas"; for logging. */
+    static Map<Integer, String> loadByBroker(Map<Integer, List<Integer>> replicas) {
+        Map<Integer, int[]> load = new TreeMap<>();
+        replicas.values().forEach(ids -> {
+            load.computeIfAbsent(ids.get(0), b -> new int[2])[0]++;
+            ids.forEach(b -> load.computeIfAbsent(b, x -> new int[2])[1]++);
+        });
+        Map<Integer, String> text = new TreeMap<>();
+        load.forEach((b, counts) -> text.put(b, counts[0] + "/" + counts[1]));
+        return text;
     }
 }

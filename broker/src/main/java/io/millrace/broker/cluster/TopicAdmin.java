@@ -62,17 +62,20 @@ final class TopicAdmin implements AutoCloseable {
         });
     }
 
-    CompletableFuture<Void> createTopic(String topic, int partitions, Map<String, String> configs, Duration timeout) {
+    CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
+                                        Duration timeout) {
         Map<String, String> config = configs == null ? Map.of() : configs;
         try {
             TopicNames.validate(topic);
             validatePartitions(partitions);
+            ReplicaPlacement.validate(replicationFactor, Integer.MAX_VALUE); // against the live brokers: the controller
+            checkReplicationAvailable(replicationFactor);
             validateConfig(config);
         } catch (MillraceException e) {
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<Void> result = track(new CompletableFuture<>());
-        byte[] request = ClusterJson.createRequest(partitions, config);
+        byte[] request = ClusterJson.createRequest(partitions, replicationFactor, config);
         run(result, () -> {
             if (client.checkExists().forPath(ClusterPaths.topic(topic)) != null) {
                 throw new TopicExistsException("Topic '" + topic + "' already exists");
@@ -203,6 +206,19 @@ final class TopicAdmin implements AutoCloseable {
     /** The incarnation of the topic created at {@code topicZxid} has at least {@code count} partitions. */
     static Predicate<ClusterSnapshot> grown(String topic, long topicZxid, int count) {
         return snapshot -> snapshot.topic(topic).map(t -> t.creationZxid() == topicZxid && t.partitionCount() >= count).orElse(false);
+    }
+
+    /**
+     * Refuses more than one replica per partition until followers replicate from leaders: a topic
+     * created with replicas that nothing keeps in step would claim a redundancy it does not have.
+     * The controller itself places any replication factor it is asked for (its tests write such
+     * requests directly). The one place to remove once the replica manager is in.
+     */
+    static void checkReplicationAvailable(int replicationFactor) {
+        if (replicationFactor > 1) {
+            throw new InvalidReplicationFactorException("Replication factor " + replicationFactor + " needs the replica manager, "
+                + "which this broker does not have yet; only replication factor 1 is possible");
+        }
     }
 
     /** Also checked by the controller, for requests written by others. */

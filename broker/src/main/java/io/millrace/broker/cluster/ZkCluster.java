@@ -77,7 +77,8 @@ public final class ZkCluster implements AutoCloseable {
         String name = "millrace-broker-" + brokerId;
         this.client = newClient(config);
         this.metadata = new MetadataCache(client, name);
-        this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), name);
+        this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), metadata,
+            overrides -> uncleanElectionAllowed(config, overrides), config.leaderRebalanceInterval(), name);
         this.admin = new TopicAdmin(client, metadata, name);
         this.topicConfigs = new TopicConfigAdmin(client, metadata, name);
         this.producerIds = new ProducerIdAllocator(client, brokerId);
@@ -211,7 +212,83 @@ public final class ZkCluster implements AutoCloseable {
      * Never blocks the caller.
      */
     public CompletableFuture<Void> createTopic(String topic, int partitions, Map<String, String> configs, Duration timeout) {
-        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, configs, timeout) : notStarted();
+        return createTopic(topic, partitions, 1, configs, timeout);
+    }
+
+    /**
+     * {@link #createTopic(String, int, Map, Duration)} with {@code replicationFactor} replicas per
+     * partition on distinct brokers; fails with {@link InvalidReplicationFactorException} when it is
+     * below 1, above the live brokers, or above 1 while replication is not available
+     * ({@link TopicAdmin#checkReplicationAvailable}).
+     */
+    public CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
+                                               Duration timeout) {
+        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, replicationFactor, configs, timeout)
+            : notStarted();
+    }
+
+    /**
+     * Checks, against this broker's view, that topics with {@code replicationFactor} replicas can be
+     * created now, as {@link #createTopic(String, int, int, Map, Duration)} would; for validate-only requests.
+     *
+     * @throws InvalidReplicationFactorException when they cannot
+     */
+    public void checkReplicationFactor(int replicationFactor) {
+        ReplicaPlacement.validate(replicationFactor, metadata.snapshot().liveBrokers().size());
+        TopicAdmin.checkReplicationAvailable(replicationFactor);
+    }
+
+    /**
+     * Controlled shutdown: asks the controller to move the leadership of this broker's partitions
+     * to other in-sync replicas, and waits, up to {@code controlled.shutdown.timeout.ms}, until it
+     * has. Returns at once when {@code controlled.shutdown.enable} is off or this broker leads no
+     * partition another live in-sync replica could take (it leads nothing, or is the last broker).
+     * Called before the broker stops serving; never throws.
+     *
+     * @return whether leadership was moved (or nothing had to move)
+     */
+    public boolean controlledShutdown() {
+        if (state.get() != State.STARTED || !config.controlledShutdownEnable() || !hasLeadershipToHandOver(metadata.snapshot())) {
+            return true;
+        }
+        Duration timeout = config.controlledShutdownTimeout();
+        log.info("Broker {} asks the controller to move its leaderships away before it shuts down", brokerId);
+        try {
+            client.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
+                .forPath(ClusterPaths.controlledShutdownRequest(brokerId), ClusterJson.controlledShutdownRequest(false));
+        } catch (KeeperException.NodeExistsException e) {
+            // asked before, in this session
+        } catch (Exception e) {
+            log.warn("Broker {} could not ask for a controlled shutdown: {}", brokerId, e.toString());
+            return false;
+        }
+        try {
+            metadata.whenTrue(s -> s.controlledShutdownDone(brokerId)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            log.info("Broker {}: the controller moved its leaderships away", brokerId);
+            return true;
+        } catch (TimeoutException e) {
+            log.warn("Broker {}: leaderships not moved within {} ms; shutting down all the same", brokerId, timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException e) {
+            log.warn("Broker {}: controlled shutdown failed: {}", brokerId, e.getCause().toString());
+        }
+        return false;
+    }
+
+    /** Whether this broker leads a partition with another live in-sync replica to lead it instead. */
+    private boolean hasLeadershipToHandOver(ClusterSnapshot snapshot) {
+        boolean[] found = {false};
+        snapshot.forEachPartition((tp, partition) -> found[0] |= partition.leader() == brokerId
+            && partition.isr().stream().anyMatch(r -> r != brokerId && snapshot.isLive(r)));
+        return found[0];
+    }
+
+    /** A topic's unclean.leader.election.enable override, else the broker's setting, else false. */
+    private static boolean uncleanElectionAllowed(ClusterConfig config, Map<String, String> topicOverrides) {
+        String key = io.millrace.broker.log.LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG;
+        Object brokerValue = config.originals().get(key);
+        return Boolean.parseBoolean(topicOverrides.getOrDefault(key, brokerValue == null ? "false" : String.valueOf(brokerValue)));
     }
 
     /**

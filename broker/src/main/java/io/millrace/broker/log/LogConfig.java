@@ -111,6 +111,16 @@ public final class LogConfig extends AbstractConfig {
         + "sends it nothing (its epoch and last five batches' sequence numbers). A producer forgotten this way may start "
         + "again at any sequence number. Checked on every retention pass (log.retention.check.interval.ms).";
 
+    public static final String MIN_INSYNC_REPLICAS_CONFIG = "min.insync.replicas";
+    static final String MIN_INSYNC_REPLICAS_DOC = "The fewest in-sync replicas (the leader included) a partition must "
+        + "have for a produce with acks=all to be accepted; with fewer it is refused with NOT_ENOUGH_REPLICAS. Has no "
+        + "effect on acks=0 or acks=1.";
+
+    public static final String UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG = "unclean.leader.election.enable";
+    static final String UNCLEAN_LEADER_ELECTION_ENABLE_DOC = "Whether the controller may make a replica that is not in "
+        + "sync the leader when no in-sync replica is live. It brings the partition back at the cost of the records "
+        + "the lost replicas had acknowledged; when false the partition stays offline until an in-sync replica returns.";
+
     // ---- topic overrides -------------------------------------------------------------------
 
     public static final String SEGMENT_BYTES_CONFIG = "segment.bytes";
@@ -165,7 +175,10 @@ public final class LogConfig extends AbstractConfig {
         .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0),
             Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC)
         .define(PRODUCER_ID_EXPIRATION_MS_CONFIG, Type.LONG, 24 * HOUR_MS, Range.atLeast(1), Importance.LOW,
-            PRODUCER_ID_EXPIRATION_MS_DOC);
+            PRODUCER_ID_EXPIRATION_MS_DOC)
+        .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, MIN_INSYNC_REPLICAS_DOC)
+        .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, false, Importance.HIGH,
+            UNCLEAN_LEADER_ELECTION_ENABLE_DOC);
 
     public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
@@ -192,7 +205,11 @@ public final class LogConfig extends AbstractConfig {
         .define(SEGMENT_INDEX_BYTES_CONFIG, Type.INT, null, Range.atLeast(4 * OffsetIndex.ENTRY_SIZE), Importance.LOW,
             overrides(LOG_INDEX_SIZE_MAX_BYTES_CONFIG))
         .define(FILE_DELETE_DELAY_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.LOW,
-            overrides(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG));
+            overrides(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG))
+        .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, null, Range.atLeast(1), Importance.HIGH,
+            overrides(MIN_INSYNC_REPLICAS_CONFIG))
+        .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, null, Importance.HIGH,
+            overrides(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG));
 
     private final Map<String, Object> topicOverrides;
     private final int segmentBytes;
@@ -208,6 +225,8 @@ public final class LogConfig extends AbstractConfig {
     private final int indexIntervalBytes;
     private final int maxIndexSize;
     private final long fileDeleteDelayMs;
+    private final int minInSyncReplicas;
+    private final boolean uncleanLeaderElectionEnable;
 
     /** Broker settings from {@code props}; undeclared keys are kept in {@link #originals()} and ignored. */
     public LogConfig(Map<?, ?> props) {
@@ -233,6 +252,9 @@ public final class LogConfig extends AbstractConfig {
         this.indexIntervalBytes = (Integer) effective(INDEX_INTERVAL_BYTES_CONFIG, get(LOG_INDEX_INTERVAL_BYTES_CONFIG));
         this.maxIndexSize = (Integer) effective(SEGMENT_INDEX_BYTES_CONFIG, get(LOG_INDEX_SIZE_MAX_BYTES_CONFIG));
         this.fileDeleteDelayMs = (Long) effective(FILE_DELETE_DELAY_MS_CONFIG, get(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG));
+        this.minInSyncReplicas = (Integer) effective(MIN_INSYNC_REPLICAS_CONFIG, get(MIN_INSYNC_REPLICAS_CONFIG));
+        this.uncleanLeaderElectionEnable = (Boolean) effective(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG,
+            get(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG));
     }
 
     /** Every setting at its default. */
@@ -360,6 +382,16 @@ public final class LogConfig extends AbstractConfig {
         return getLong(LOG_FLUSH_OFFSET_CHECKPOINT_INTERVAL_MS_CONFIG);
     }
 
+    /** In-sync replicas (the leader included) an acks=all produce needs. */
+    public int minInSyncReplicas() {
+        return minInSyncReplicas;
+    }
+
+    /** Whether a replica out of sync may lead when no in-sync replica is live. */
+    public boolean uncleanLeaderElectionEnable() {
+        return uncleanLeaderElectionEnable;
+    }
+
     /** The topic overrides that are set, under their topic names. */
     public Map<String, Object> overrides() {
         return Map.copyOf(topicOverridesGiven());
@@ -381,6 +413,7 @@ public final class LogConfig extends AbstractConfig {
             case INDEX_INTERVAL_BYTES_CONFIG -> LOG_INDEX_INTERVAL_BYTES_CONFIG;
             case SEGMENT_INDEX_BYTES_CONFIG -> LOG_INDEX_SIZE_MAX_BYTES_CONFIG;
             case FILE_DELETE_DELAY_MS_CONFIG -> LOG_SEGMENT_DELETE_DELAY_MS_CONFIG;
+            case MIN_INSYNC_REPLICAS_CONFIG, UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> topicKey; // Kafka's names are the same
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
     }
@@ -401,6 +434,8 @@ public final class LogConfig extends AbstractConfig {
             case INDEX_INTERVAL_BYTES_CONFIG -> Integer.toString(indexIntervalBytes);
             case SEGMENT_INDEX_BYTES_CONFIG -> Integer.toString(maxIndexSize);
             case FILE_DELETE_DELAY_MS_CONFIG -> Long.toString(fileDeleteDelayMs);
+            case MIN_INSYNC_REPLICAS_CONFIG -> Integer.toString(minInSyncReplicas);
+            case UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> Boolean.toString(uncleanLeaderElectionEnable);
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
     }

@@ -191,6 +191,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         LOG.info("Broker {} shutting down", config.brokerId());
+        cluster.controlledShutdown(); // while still serving, so clients find the new leaders at once
         purgatory.close();
         producerIds.close();
         groups.close();

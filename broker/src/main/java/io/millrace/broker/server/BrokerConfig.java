@@ -30,6 +30,10 @@ public final class BrokerConfig extends AbstractConfig {
     private static final String NUM_PARTITIONS_DOC = "The number of partitions of an automatically created topic, and "
         + "of a topic created with CreateTopics asking for the default (-1).";
 
+    public static final String DEFAULT_REPLICATION_FACTOR_CONFIG = "default.replication.factor";
+    private static final String DEFAULT_REPLICATION_FACTOR_DOC = "The replicas per partition of an automatically "
+        + "created topic, and of a topic created with CreateTopics asking for the default (-1).";
+
     public static final String SHUTDOWN_TIMEOUT_MS_CONFIG = "broker.shutdown.timeout.ms";
     private static final String SHUTDOWN_TIMEOUT_MS_DOC = "How long a shutdown waits for the requests in progress "
         + "(including fetches waiting for data) to complete and their responses to be written before it closes the "
@@ -50,6 +54,8 @@ public final class BrokerConfig extends AbstractConfig {
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(AUTO_CREATE_TOPICS_ENABLE_CONFIG, Type.BOOLEAN, true, Importance.HIGH, AUTO_CREATE_TOPICS_ENABLE_DOC)
         .define(NUM_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM, NUM_PARTITIONS_DOC)
+        .define(DEFAULT_REPLICATION_FACTOR_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM,
+            DEFAULT_REPLICATION_FACTOR_DOC)
         .define(SHUTDOWN_TIMEOUT_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW, SHUTDOWN_TIMEOUT_MS_DOC)
         .define(FETCH_MAX_WAIT_CAP_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW,
             FETCH_MAX_WAIT_CAP_MS_DOC)
@@ -91,6 +97,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public int numPartitions() {
         return getInt(NUM_PARTITIONS_CONFIG);
+    }
+
+    public int defaultReplicationFactor() {
+        return getInt(DEFAULT_REPLICATION_FACTOR_CONFIG);
     }
 
     public Duration shutdownTimeout() {

@@ -1,5 +1,6 @@
 package io.millrace.broker.server;
 
+import io.millrace.broker.cluster.InvalidReplicationFactorException;
 import io.millrace.broker.cluster.TopicNames;
 import io.millrace.broker.cluster.TopicMetadata;
 import io.millrace.broker.cluster.ZkCluster;
@@ -24,10 +25,11 @@ import java.util.stream.Collectors;
 
 /**
  * Creates topics through the controller ({@link ZkCluster#createTopic}), after checking here what
- * the controller cannot: the configs against the log's topic settings (INVALID_CONFIG), the
- * replication factor (only 1, or -1 for the default; INVALID_REPLICATION_FACTOR) and manual
+ * the controller cannot: the configs against the log's topic settings (INVALID_CONFIG) and manual
  * assignments (not supported: INVALID_REPLICA_ASSIGNMENT). -1 partitions means
- * {@code num.partitions}. With validate_only nothing is created. A topic named twice in one
+ * {@code num.partitions}, replication factor -1 {@code default.replication.factor}; the controller
+ * refuses more replicas than live brokers with INVALID_REPLICATION_FACTOR. With validate_only
+ * nothing is created. A topic named twice in one
  * request fails with INVALID_REQUEST. The answer is sent, from whichever thread finishes last,
  * once every topic is created or has failed (REQUEST_TIMED_OUT after the request's timeout).
  */
@@ -60,12 +62,17 @@ final class CreateTopicsHandler implements ApiHandler {
 
     private CompletableFuture<Void> create(CreatableTopic topic, int timeoutMs, boolean validateOnly) {
         int partitions;
+        int replicationFactor;
         Map<String, String> configs;
         try {
             partitions = validate(topic);
+            replicationFactor = replicationFactor(topic);
             configs = configs(topic);
             if (validateOnly && cluster.metadata().snapshot().hasTopic(topic.name())) {
                 throw new TopicExistsException("Topic " + topic.name() + " already exists");
+            }
+            if (validateOnly) {
+                cluster.checkReplicationFactor(replicationFactor);
             }
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -74,9 +81,8 @@ final class CreateTopicsHandler implements ApiHandler {
             return CompletableFuture.completedFuture(null);
         }
         try {
-            return timeoutMs > 0
-                ? cluster.createTopic(topic.name(), partitions, configs, Duration.ofMillis(timeoutMs))
-                : cluster.createTopic(topic.name(), partitions, configs);
+            Duration timeout = timeoutMs > 0 ? Duration.ofMillis(timeoutMs) : config.cluster().topicAdminTimeout();
+            return cluster.createTopic(topic.name(), partitions, replicationFactor, configs, timeout);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -88,15 +94,20 @@ final class CreateTopicsHandler implements ApiHandler {
         if (!topic.assignments().isEmpty()) {
             throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Manual replica assignment is not supported");
         }
-        if (topic.replicationFactor() != -1 && topic.replicationFactor() != 1) {
-            throw new ApiException(Errors.INVALID_REPLICATION_FACTOR, "Millrace keeps one copy of each partition; "
-                + "replication factor " + topic.replicationFactor() + " is not possible");
-        }
         int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
         if (partitions < 1) {
             throw new InvalidPartitionsException("Number of partitions must be at least 1, not " + topic.numPartitions());
         }
         return partitions;
+    }
+
+    private int replicationFactor(CreatableTopic topic) {
+        int replicationFactor = topic.replicationFactor() == -1 ? config.defaultReplicationFactor() : topic.replicationFactor();
+        if (replicationFactor < 1) {
+            throw new InvalidReplicationFactorException("Replication factor must be larger than 0, or -1 for the default, not "
+                + topic.replicationFactor());
+        }
+        return replicationFactor;
     }
 
     /** The configs as a map, checked against the log's topic settings. */
@@ -119,7 +130,8 @@ final class CreateTopicsHandler implements ApiHandler {
             int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
             // a created topic is in this broker's cache by now (creation waits for it); a validated one is not
             UUID id = cluster.metadata().snapshot().topic(topic.name()).map(TopicMetadata::topicId).orElse(null);
-            return new CreatableTopicResult(topic.name(), id, Errors.NONE.code(), null, partitions, (short) 1, List.of());
+            int replicas = topic.replicationFactor() == -1 ? config.defaultReplicationFactor() : topic.replicationFactor();
+            return new CreatableTopicResult(topic.name(), id, Errors.NONE.code(), null, partitions, (short) replicas, List.of());
         }
         Errors error = ServerErrors.forException(failure);
         return new CreatableTopicResult(topic.name(), null, error.code(), ServerErrors.message(failure), -1, (short) -1,

@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.BrokerInfo;
 import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.PartitionState;
 import io.millrace.broker.cluster.TopicMetadata;
 import io.millrace.broker.cluster.TopicNames;
 import io.millrace.broker.cluster.ZkCluster;
@@ -21,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * topic that does not exist is created when both the request and {@code auto.create.topics.enable}
  * allow it, with {@code num.partitions} partitions, and answered LEADER_NOT_AVAILABLE meanwhile
  * (Kafka's answer under ZooKeeper), so the client asks again; otherwise UNKNOWN_TOPIC_OR_PARTITION.
- * A partition whose broker is not live is answered LEADER_NOT_AVAILABLE with leader -1.
+ * Each partition is answered from its state: leader and leader epoch, the replicas, the in-sync
+ * replicas and the replicas whose broker is not live (offline_replicas). A partition whose leader
+ * is not live, or that has none, is answered LEADER_NOT_AVAILABLE with leader -1.
  */
 final class MetadataHandler implements ApiHandler {
 
@@ -92,7 +95,8 @@ final class MetadataHandler implements ApiHandler {
     }
 
     private void autoCreate(String name) {
-        cluster.createTopic(name, config.numPartitions(), Map.of()).whenComplete((ok, failure) -> {
+        cluster.createTopic(name, config.numPartitions(), config.defaultReplicationFactor(), Map.of(),
+            config.cluster().topicAdminTimeout()).whenComplete((ok, failure) -> {
             if (failure == null) {
                 LOG.info("Created topic {} with {} partitions on a client's metadata request", name, config.numPartitions());
             } else if (!(unwrap(failure) instanceof TopicExistsException)) {
@@ -108,13 +112,18 @@ final class MetadataHandler implements ApiHandler {
 
     private static MetadataResponse.Topic describe(ClusterSnapshot snapshot, TopicMetadata topic) {
         List<MetadataResponse.Partition> partitions = new ArrayList<>(topic.partitionCount());
-        topic.assignment().forEach((partition, broker) -> {
-            boolean live = snapshot.isLive(broker);
-            Errors error = live ? Errors.NONE : Errors.LEADER_NOT_AVAILABLE;
-            partitions.add(new MetadataResponse.Partition(error.code(), partition, live ? broker : -1, -1,
-                List.of(broker), live ? List.of(broker) : List.of(), live ? List.of() : List.of(broker)));
-        });
+        for (int partition : topic.replicas().keySet()) {
+            partitions.add(describe(snapshot, snapshot.partitionState(topic.name(), partition).orElseThrow(), partition));
+        }
         return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), topic.topicId(), false, partitions,
             MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
+    }
+
+    private static MetadataResponse.Partition describe(ClusterSnapshot snapshot, PartitionState state, int partition) {
+        boolean led = state.leader() != ClusterSnapshot.NO_LEADER && snapshot.isLive(state.leader());
+        Errors error = led ? Errors.NONE : Errors.LEADER_NOT_AVAILABLE;
+        List<Integer> offline = state.replicas().stream().filter(r -> !snapshot.isLive(r)).toList();
+        return new MetadataResponse.Partition(error.code(), partition, led ? state.leader() : ClusterSnapshot.NO_LEADER,
+            state.leaderEpoch(), state.replicas(), state.isr(), offline);
     }
 }

@@ -19,7 +19,7 @@ public class PartitionIncreaseTest {
     @Test
     public void addedPartitionsContinueTheTopicsRoundRobin() {
         SortedMap<Integer, Integer> created = PartitionAssigner.assign(2, List.of(1, 2, 3), 1);
-        SortedMap<Integer, Integer> added = assigner.assignAdditional(created, 5, List.of(), List.of(3, 1, 2));
+        SortedMap<Integer, Integer> added = assigner.assignAdditionalLeaders(created, 5, List.of(), List.of(3, 1, 2));
         SortedMap<Integer, Integer> grown = new TreeMap<>(created);
         grown.putAll(added);
         assertEquals("as if created with five", PartitionAssigner.assign(5, List.of(1, 2, 3), 1), grown);
@@ -29,7 +29,7 @@ public class PartitionIncreaseTest {
     @Test
     public void aManualAssignmentIsFollowed() {
         SortedMap<Integer, Integer> current = new TreeMap<>(Map.of(0, 1));
-        assertEquals(Map.of(1, 2, 2, 2), assigner.assignAdditional(current, 3, List.of(2, 2), List.of(1, 2)));
+        assertEquals(Map.of(1, 2, 2, 2), assigner.assignAdditionalLeaders(current, 3, List.of(2, 2), List.of(1, 2)));
     }
 
     @Test

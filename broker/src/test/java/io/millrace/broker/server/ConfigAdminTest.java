@@ -244,7 +244,8 @@ public class ConfigAdminTest {
         List<java.util.concurrent.CompletableFuture<Map<String, String>>> changes = new java.util.ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
-            String value = String.valueOf(LogConfig.TOPIC_CONFIG.key(key).type == ConfigDef.Type.INT ? 100_000 : 60_000L);
+            ConfigDef.Type type = LogConfig.TOPIC_CONFIG.key(key).type;
+            String value = type == ConfigDef.Type.BOOLEAN ? "false" : String.valueOf(type == ConfigDef.Type.INT ? 100_000 : 60_000L);
             changes.add(CLUSTER.broker(i % 2).cluster().alterTopicConfig(topic, current -> {
                 Map<String, String> next = new java.util.HashMap<>(current);
                 next.put(key, value);

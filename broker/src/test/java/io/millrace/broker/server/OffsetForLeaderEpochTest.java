@@ -87,12 +87,12 @@ public class OffsetForLeaderEpochTest {
     }
 
     @Test
-    public void metadataReportsNoLeaderEpoch() throws Exception {
+    public void metadataReportsTheFirstLeaderEpoch() throws Exception {
         try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
             MetadataResponse response = client.call(new MetadataRequest(List.of(MetadataRequest.Topic.named(TOPIC)), false,
                 false, false), ApiKey.METADATA.maxVersion());
             for (MetadataResponse.Partition partition : response.topics().get(0).partitions()) {
-                assertEquals(-1, partition.leaderEpoch());
+                assertEquals(0, partition.leaderEpoch());
             }
         }
     }

@@ -1,0 +1,163 @@
+package io.millrace.broker.cluster;
+
+import io.millrace.common.TopicPartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller's leadership work ({@link LeaderElection} has the rules): failover for
+ * partitions whose leader is gone, controlled shutdowns, and moving leadership back to preferred
+ * replicas. Decisions come from the controller's metadata snapshot; each write is conditional on
+ * the state znode version the decision was made from (or creates a state znode that did not
+ * exist) and fenced by the controller latch, so a stale snapshot or a stale controller changes
+ * nothing: its write fails, and the next snapshot brings a new decision.
+ *
+ * <p>Not thread-safe: runs on the controller's thread.
+ */
+final class LeadershipDuty {
+
+    private static final Logger log = LoggerFactory.getLogger(LeadershipDuty.class);
+    /** Elections written in one transaction. */
+    private static final int ELECTIONS_PER_TRANSACTION = 200;
+
+    interface Fence {
+        CuratorOp check() throws Exception;
+    }
+
+    private final CuratorFramework client;
+    private final int controllerId;
+    private final Fence fence;
+    private final Predicate<Map<String, String>> uncleanAllowed;
+
+    /** @param uncleanAllowed whether a topic with these configuration overrides allows unclean leader election */
+    LeadershipDuty(CuratorFramework client, int controllerId, Fence fence, Predicate<Map<String, String>> uncleanAllowed) {
+        this.client = client;
+        this.controllerId = controllerId;
+        this.fence = fence;
+        this.uncleanAllowed = uncleanAllowed;
+    }
+
+    /** Whether {@code snapshot} calls for an election or shows a controlled shutdown not yet carried out. Cheap enough for every change. */
+    boolean needed(ClusterSnapshot snapshot) {
+        return !failovers(snapshot).isEmpty() || snapshot.shuttingDown().stream().anyMatch(snapshot::controlledShutdownPending);
+    }
+
+    /** Elects leaders for partitions whose leader is gone, then carries out pending controlled shutdowns. */
+    void run(ClusterSnapshot snapshot) throws Exception {
+        write(failovers(snapshot));
+        for (int broker : new TreeSet<>(snapshot.shuttingDown())) {
+            if (snapshot.controlledShutdownPending(broker)) {
+                controlledShutdown(snapshot, broker);
+            }
+        }
+    }
+
+    /** Moves leadership back to each partition's first replica where it is live and in sync. */
+    void rebalance(ClusterSnapshot snapshot) throws Exception {
+        Set<Integer> live = liveIds(snapshot);
+        List<LeaderElection> elections = new ArrayList<>();
+        snapshot.forEachPartition((tp, state) ->
+            LeaderElection.preferred(tp, state, live, snapshot.shuttingDown()).ifPresent(elections::add));
+        if (!elections.isEmpty()) {
+            log.info("Controller {} moves {} partitions back to their preferred leaders", controllerId, elections.size());
+        }
+        write(elections);
+    }
+
+    List<LeaderElection> failovers(ClusterSnapshot snapshot) {
+        Set<Integer> live = liveIds(snapshot);
+        List<LeaderElection> elections = new ArrayList<>();
+        snapshot.forEachPartition((tp, state) -> LeaderElection.failover(tp, state, live, snapshot.shuttingDown(),
+            !live.contains(state.leader()) && uncleanAllowed.test(snapshot.topicConfig(tp.topic()))).ifPresent(elections::add));
+        return elections;
+    }
+
+    private void controlledShutdown(ClusterSnapshot snapshot, int broker) throws Exception {
+        Set<Integer> live = liveIds(snapshot);
+        List<LeaderElection> moves = new ArrayList<>();
+        for (TopicPartition tp : snapshot.partitionsLedBy(broker)) {
+            PartitionState state = snapshot.partitionState(tp.topic(), tp.partition()).orElseThrow();
+            LeaderElection.controlledShutdown(tp, state, broker, live, snapshot.shuttingDown()).ifPresent(moves::add);
+        }
+        log.info("Controller {}: broker {} is shutting down; moving leadership of {} partitions", controllerId, broker, moves.size());
+        if (write(moves) == moves.size()) {
+            markDone(broker);
+        }
+    }
+
+    private void markDone(int broker) throws Exception {
+        try {
+            client.transaction().forOperations(fence.check(), client.transactionOp().setData()
+                .forPath(ClusterPaths.controlledShutdownRequest(broker), ClusterJson.controlledShutdownRequest(true)));
+            log.info("Controller {}: controlled shutdown of broker {} done", controllerId, broker);
+        } catch (KeeperException.NoNodeException e) {
+            log.debug("Broker {} left before its controlled shutdown was done", broker);
+        }
+    }
+
+    /** Writes the elections, many to a transaction, one by one when a transaction fails; returns how many were written. */
+    int write(List<LeaderElection> elections) throws Exception {
+        int written = 0;
+        for (int from = 0; from < elections.size(); from += ELECTIONS_PER_TRANSACTION) {
+            List<LeaderElection> chunk = elections.subList(from, Math.min(elections.size(), from + ELECTIONS_PER_TRANSACTION));
+            if (commit(chunk)) {
+                written += chunk.size();
+            } else if (chunk.size() > 1) {
+                for (LeaderElection election : chunk) {
+                    written += commit(List.of(election)) ? 1 : 0;
+                }
+            }
+        }
+        return written;
+    }
+
+    private boolean commit(List<LeaderElection> elections) throws Exception {
+        List<CuratorOp> ops = new ArrayList<>();
+        ops.add(fence.check());
+        for (LeaderElection election : elections) {
+            ops.addAll(ops(election));
+        }
+        try {
+            client.transaction().forOperations(ops);
+        } catch (KeeperException e) {
+            log.debug("Controller {}: {} elections raced with another change ({}); the next view decides again", controllerId,
+                elections.size(), e.code());
+            return false;
+        }
+        for (LeaderElection election : elections) {
+            if (election.unclean()) {
+                log.warn("Controller {}: UNCLEAN leader election for {}: no in-sync replica is live, so out-of-sync replica {} "
+                    + "leads; records acknowledged by the previous in-sync replicas {} may be lost", controllerId,
+                    election.partition(), election.leader(), election.before().isr());
+            } else {
+                log.info("Controller {}: {}", controllerId, election);
+            }
+        }
+        return true;
+    }
+
+    private List<CuratorOp> ops(LeaderElection election) throws Exception {
+        TopicPartition tp = election.partition();
+        byte[] data = ClusterJson.partitionState(election.leader(), election.leaderEpoch(), election.isr());
+        if (election.before().hasZnode()) {
+            return List.of(client.transactionOp().setData().withVersion(election.before().zkVersion())
+                .forPath(ClusterPaths.partitionState(tp.topic(), tp.partition()), data));
+        }
+        return IsrWriter.createStateOps(client, tp.topic(), tp.partition(), data);
+    }
+
+    private static Set<Integer> liveIds(ClusterSnapshot snapshot) {
+        Set<Integer> live = new java.util.HashSet<>();
+        snapshot.liveBrokers().forEach(b -> live.add(b.id()));
+        return live;
+    }
+}
