@@ -147,6 +147,19 @@ public class LogTruncationTest {
     }
 
     @Test
+    public void aCrashAfterATruncationLoadsTheTruncatedLog() throws IOException {
+        log.truncateTo(100);
+        log.append(batch(time.milliseconds(), "after-0", "after-1", "after-2"));
+        log.flush();
+        List<ByteBuffer> expected = readAll(log).stream().map(LogTestUtils::bytesOf).toList();
+        manager.halt();
+        start();
+        assertEquals(102, log.logEndOffset());
+        assertEquals(expected, readAll(log).stream().map(LogTestUtils::bytesOf).toList());
+        assertEquals(List.of(new EpochEntry(0, 0), new EpochEntry(1, 60)), log.leaderEpochCache().entries());
+    }
+
+    @Test
     public void epochsRecoveryPointAndHighWatermarkFollowTheCut() throws IOException {
         log.flush();
         log.setHighWatermarkFollowsLogEnd(false);
