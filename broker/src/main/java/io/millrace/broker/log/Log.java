@@ -511,7 +511,7 @@ public final class Log implements Closeable {
         return context;
     }
 
-    // ---- failure and close ({@link LogHealth}) ----------------------------------------------
+    // ---- failure and close (LogHealth) ------------------------------------------------------
 
     boolean closedOrOffline() {
         return health.closedOrOffline();
