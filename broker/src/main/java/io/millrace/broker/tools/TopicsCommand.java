@@ -5,7 +5,6 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
-import io.millrace.common.client.PartitionInfo;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.CreatePartitionsRequest;
 import io.millrace.common.protocol.message.CreatePartitionsResponse;
@@ -14,9 +13,12 @@ import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.DeleteTopicsRequest;
 import io.millrace.common.protocol.message.DeleteTopicsResponse;
 import io.millrace.common.protocol.message.IncrementalAlterConfigsResponse;
+import io.millrace.common.protocol.message.MetadataRequest;
+import io.millrace.common.protocol.message.MetadataResponse;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -37,7 +39,7 @@ public final class TopicsCommand {
 
     static final String USAGE = String.join("\n",
         "Usage: millrace topics (--bootstrap-server HOST:PORT | --zookeeper HOST:PORT) ACTION",
-        "  --create --topic T [--partitions N] [--replication-factor 1] [--config k=v ...]",
+        "  --create --topic T [--partitions N] [--replication-factor N] [--config k=v ...]",
         "  --list",
         "  --describe [--topic T]",
         "  --alter --topic T [--partitions N] [--config k=v ...] [--delete-config k ...]",
@@ -86,8 +88,8 @@ public final class TopicsCommand {
             case CREATE -> create(options, client, anyBroker(cluster, bootstrap), out, err);
             case DELETE -> delete(options, client, anyBroker(cluster, bootstrap), out, err);
             case LIST -> list(cluster, out);
-            case DESCRIBE -> describe(options, cluster, configs(client, anyBroker(cluster, bootstrap), described(options,
-                cluster)), out, err);
+            case DESCRIBE -> describe(partitions(client, anyBroker(cluster, bootstrap), described(options, cluster)),
+                configs(client, anyBroker(cluster, bootstrap), described(options, cluster)), out, err);
             case ALTER -> alter(options, client, anyBroker(cluster, bootstrap), out, err);
         };
     }
@@ -175,23 +177,47 @@ public final class TopicsCommand {
         return options.topic() == null ? new ArrayList<>(new TreeSet<>(cluster.topics())) : List.of(options.topic());
     }
 
-    private static int describe(TopicsOptions options, Cluster cluster, Map<String, Map<String, String>> configs,
+    /** Each described topic's partitions, by topic, in the order asked, from one Metadata request. */
+    private static Map<String, List<MetadataResponse.Partition>> partitions(NetworkClient client, Node broker, List<String> topics)
+        throws InterruptedException {
+        MetadataRequest request = new MetadataRequest(topics.stream().map(MetadataRequest.Topic::named).toList(), false, false,
+            false);
+        MetadataResponse response = await(client.send(broker, request, TIMEOUT_MS + 5_000));
+        Map<String, List<MetadataResponse.Partition>> byTopic = new LinkedHashMap<>();
+        topics.forEach(t -> byTopic.put(t, List.of()));
+        for (MetadataResponse.Topic topic : response.topics()) {
+            if (topic.errorCode() == Errors.NONE.code() && topic.name() != null) {
+                byTopic.put(topic.name(), topic.partitions().stream()
+                    .sorted(java.util.Comparator.comparingInt(MetadataResponse.Partition::partitionIndex)).toList());
+            }
+        }
+        return byTopic;
+    }
+
+    /** As Kafka's tool prints it: a topic line, then each partition's leader ("none" when offline), replicas and ISR. */
+    private static int describe(Map<String, List<MetadataResponse.Partition>> topics, Map<String, Map<String, String>> configs,
                                 PrintStream out, PrintStream err) {
-        for (String topic : described(options, cluster)) {
-            List<PartitionInfo> partitions = cluster.partitionsForTopic(topic);
+        for (Map.Entry<String, List<MetadataResponse.Partition>> entry : topics.entrySet()) {
+            String topic = entry.getKey();
+            List<MetadataResponse.Partition> partitions = entry.getValue();
             if (partitions.isEmpty()) {
                 err.println("Error: topic '" + topic + "' does not exist");
                 return 1;
             }
-            out.println("Topic: " + topic + "\tPartitionCount: " + partitions.size() + "\tReplicationFactor: 1"
-                + "\tConfigs: " + configText(configs.getOrDefault(topic, Map.of())));
-            for (PartitionInfo p : partitions) {
-                String leader = p.leader() == null ? "none" : String.valueOf(p.leader().id());
-                out.println("\tTopic: " + topic + "\tPartition: " + p.partition() + "\tLeader: " + leader
-                    + "\tReplicas: " + leader + "\tIsr: " + leader);
+            out.println("Topic: " + topic + "\tPartitionCount: " + partitions.size() + "\tReplicationFactor: "
+                + partitions.get(0).replicaNodes().size() + "\tConfigs: " + configText(configs.getOrDefault(topic, Map.of())));
+            for (MetadataResponse.Partition p : partitions) {
+                String leader = p.leaderId() < 0 ? "none" : String.valueOf(p.leaderId());
+                out.println("\tTopic: " + topic + "\tPartition: " + p.partitionIndex() + "\tLeader: " + leader
+                    + "\tReplicas: " + ids(p.replicaNodes()) + "\tIsr: " + ids(p.isrNodes())
+                    + (p.offlineReplicas().isEmpty() ? "" : "\tOffline: " + ids(p.offlineReplicas())));
             }
         }
         return 0;
+    }
+
+    private static String ids(List<Integer> ids) {
+        return ids.stream().map(String::valueOf).collect(Collectors.joining(","));
     }
 
     private static String configText(Map<String, String> overrides) {

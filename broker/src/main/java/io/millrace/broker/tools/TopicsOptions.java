@@ -46,7 +46,8 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
         Action action;
         String topic;
         int partitions;
-        short replicationFactor = 1;
+        /** -1: the broker's default.replication.factor, as Kafka's tool leaves it. */
+        short replicationFactor = -1;
         final Map<String, String> configs = new LinkedHashMap<>();
         final List<String> deleteConfigs = new ArrayList<>();
         boolean help;
