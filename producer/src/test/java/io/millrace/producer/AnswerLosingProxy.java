@@ -4,6 +4,7 @@ import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.protocol.Frames;
 import io.millrace.common.protocol.ResponseHeader;
 import io.millrace.common.protocol.message.MetadataResponse;
+import io.millrace.common.protocol.message.ProduceResponse;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,15 +12,19 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Stands between clients and one broker and loses the broker's answers to Produce requests on
  * demand: the request reaches the broker, which appends its batches, and the connection then breaks
- * instead of the answer coming back, so the producer sends the same batches again. It reads the
+ * instead of the answer coming back, so the producer sends the same batches again. It can also turn
+ * an answer into an error the broker did not give. It reads the
  * Kafka protocol's frames to know which answer is which, and rewrites Metadata answers to name
  * itself instead of the broker, so that a client bootstrapped through it keeps every connection
  * here. One thread accepts; two daemon threads pump each connection.
@@ -34,6 +39,7 @@ final class AnswerLosingProxy implements AutoCloseable {
     private final AtomicInteger produceRequests = new AtomicInteger();
     private final AtomicInteger produceAnswers = new AtomicInteger();
     private volatile int loseEvery;
+    private final Queue<Short> errorsToAnswer = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
     AnswerLosingProxy(int brokerPort) throws IOException {
@@ -49,6 +55,15 @@ final class AnswerLosingProxy implements AutoCloseable {
     /** The answers to the next {@code count} Produce requests are lost, each breaking its connection. */
     void loseNextProduceAnswers(int count) {
         produceAnswersToLose.addAndGet(count);
+    }
+
+    /**
+     * The broker's answer to the next Produce request, whatever it was, reaches the client as {@code errorCode}
+     * for every partition: how a test sees what the producer makes of answers a healthy broker rarely gives.
+     * The broker has appended the batches all the same.
+     */
+    void answerNextProduceWith(short errorCode) {
+        errorsToAnswer.add(errorCode);
     }
 
     /** From now on every {@code n}th answer to a Produce request is lost; 0 stops it. */
@@ -122,6 +137,10 @@ final class AnswerLosingProxy implements AutoCloseable {
                 if (request != null && request[0] == ApiKey.METADATA.id()) {
                     frame = namingThisProxy(frame, correlationId, request[1]);
                 }
+                Short error = request != null && request[0] == ApiKey.PRODUCE.id() ? errorsToAnswer.poll() : null;
+                if (error != null) {
+                    frame = answering(error, frame, correlationId, request[1]);
+                }
                 writeFrame(out, frame);
             }
         } catch (IOException e) {
@@ -152,10 +171,25 @@ final class AnswerLosingProxy implements AutoCloseable {
                 : new MetadataResponse.Broker(b.nodeId(), "127.0.0.1", server.getLocalPort(), b.rack())).toList(),
             answer.clusterId(), answer.controllerId(), answer.topics(), answer.clusterAuthorizedOperations(),
             answer.errorCode());
-        ByteBuffer out = Frames.response(correlationId, rewritten, version);
-        byte[] bytes = new byte[out.remaining() - 4];
-        out.position(4);
-        out.get(bytes);
+        return withoutSize(Frames.response(correlationId, rewritten, version));
+    }
+
+    private static byte[] answering(short errorCode, byte[] frame, int correlationId, short version) {
+        ByteBuffer buffer = ByteBuffer.wrap(frame);
+        ResponseHeader.parse(buffer, ApiKey.PRODUCE.responseHeaderVersion(version));
+        ProduceResponse answer = ProduceResponse.parse(buffer, version);
+        ProduceResponse rewritten = new ProduceResponse(answer.responses().stream()
+            .map(topic -> new ProduceResponse.TopicResponse(topic.name(), topic.partitionResponses().stream()
+                .map(p -> new ProduceResponse.PartitionResponse(p.index(), errorCode, -1L, -1L, p.logStartOffset(),
+                    List.of(), null)).toList()))
+            .toList(), answer.throttleTimeMs());
+        return withoutSize(Frames.response(correlationId, rewritten, version));
+    }
+
+    private static byte[] withoutSize(ByteBuffer frame) {
+        byte[] bytes = new byte[frame.remaining() - 4];
+        frame.position(4);
+        frame.get(bytes);
         return bytes;
     }
 

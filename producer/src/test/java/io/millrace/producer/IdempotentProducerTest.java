@@ -3,8 +3,11 @@ package io.millrace.producer;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.errors.InvalidProducerEpochException;
+import io.millrace.common.protocol.Errors;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchBuilder;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -187,6 +191,66 @@ public class IdempotentProducerTest {
             }
             assertOnceInOrder("partition " + partition, expected, values(topic, partition));
         }
+    }
+
+    private static Throwable failure(Future<RecordMetadata> future) throws Exception {
+        try {
+            future.get(30, TimeUnit.SECONDS);
+            fail("the send succeeded");
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        }
+    }
+
+    @Test
+    public void anInvalidEpochAnswerFailsTheBatchNamingTheProducerAndLaterBatchesGoUnderANewEpoch() throws Exception {
+        String topic = newTopic(1);
+        try (AnswerLosingProxy proxy = new AnswerLosingProxy(cluster.brokerPort());
+             MillraceProducer<String, String> producer = producer(proxy.bootstrapServers(), Map.of())) {
+            producer.send(new ProducerRecord<>(topic, 0, "k", "warm-up")).get(30, TimeUnit.SECONDS);
+            proxy.answerNextProduceWith(Errors.INVALID_PRODUCER_EPOCH.code());
+            Throwable error = failure(producer.send(new ProducerRecord<>(topic, 0, "k", "refused")));
+            assertTrue(error.toString(), error instanceof InvalidProducerEpochException);
+            assertTrue(error.getMessage(), error.getMessage().contains("INVALID_PRODUCER_EPOCH"));
+            assertTrue(error.getMessage(), error.getMessage().contains("newer epoch of producer id"));
+            producer.send(new ProducerRecord<>(topic, 0, "k", "after")).get(30, TimeUnit.SECONDS);
+        }
+        List<Batch> batches = PartitionContents.batches(cluster.bootstrapServers(), topic, 0);
+        // the broker did store the batch whose answer the proxy changed; the one after starts the next epoch at 0
+        Batch after = batches.get(2);
+        assertEquals(1, after.producerEpoch());
+        assertEquals(0, after.baseSequence());
+        assertEquals(batches.get(0).producerId(), after.producerId());
+    }
+
+    @Test
+    public void aFencedAnswerStopsTheProducer() throws Exception {
+        String topic = newTopic(1);
+        try (AnswerLosingProxy proxy = new AnswerLosingProxy(cluster.brokerPort());
+             MillraceProducer<String, String> producer = producer(proxy.bootstrapServers(), Map.of())) {
+            producer.send(new ProducerRecord<>(topic, 0, "k", "warm-up")).get(30, TimeUnit.SECONDS);
+            proxy.answerNextProduceWith((short) 90);
+            Throwable fenced = failure(producer.send(new ProducerRecord<>(topic, 0, "k", "fenced")));
+            assertTrue(fenced.getMessage(), fenced.getMessage().contains("PRODUCER_FENCED"));
+            Throwable later = failure(producer.send(new ProducerRecord<>(topic, 0, "k", "later")));
+            assertTrue(later.getMessage(), later.getMessage().contains("PRODUCER_FENCED"));
+        }
+        assertEquals(List.of("warm-up", "fenced"), values(topic, 0));
+    }
+
+    @Test
+    public void aDuplicateSequenceAnswerCountsAsStoredWithAnUnknownOffset() throws Exception {
+        String topic = newTopic(1);
+        try (AnswerLosingProxy proxy = new AnswerLosingProxy(cluster.brokerPort());
+             MillraceProducer<String, String> producer = producer(proxy.bootstrapServers(), Map.of())) {
+            producer.send(new ProducerRecord<>(topic, 0, "k", "warm-up")).get(30, TimeUnit.SECONDS);
+            proxy.answerNextProduceWith((short) 46);
+            RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, 0, "k", "old")).get(30, TimeUnit.SECONDS);
+            assertEquals(RecordMetadata.UNKNOWN_OFFSET, metadata.offset());
+            assertEquals(2L, producer.send(new ProducerRecord<>(topic, 0, "k", "next")).get(30, TimeUnit.SECONDS).offset());
+        }
+        assertNumberedFromZero(PartitionContents.batches(cluster.bootstrapServers(), topic, 0));
     }
 
     /** Like assertEquals on the lists, but saying where they part rather than printing thousands of values. */

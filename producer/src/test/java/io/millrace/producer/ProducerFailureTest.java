@@ -113,6 +113,34 @@ public class ProducerFailureTest {
         }
     }
 
+    @Test
+    public void anIdempotentProducerStoresEveryRecordOnceAndInOrderAcrossABrokerRestart() throws Exception {
+        Map<Integer, List<Integer>> acked = new ConcurrentHashMap<>();
+        AtomicReference<Exception> firstError = new AtomicReference<>();
+        int perPhase = 2_000;
+        try (MillraceProducer<String, String> producer = producer(Map.of("enable.idempotence", true, "linger.ms", 2,
+            "batch.size", 2048, "max.in.flight.requests.per.connection", 5, "request.timeout.ms", 5_000,
+            "delivery.timeout.ms", 60_000))) {
+            sendRange(producer, 0, perPhase, acked, firstError);
+            Conditions.waitUntil(() -> ackedCount(acked) > perPhase / 2, "some records are acknowledged");
+            cluster.stopBroker(0);
+            sendRange(producer, perPhase, 2 * perPhase, acked, firstError);
+            cluster.startBroker(0);
+            sendRange(producer, 2 * perPhase, 3 * perPhase, acked, firstError);
+        }
+        assertNull("every record is eventually acknowledged", firstError.get());
+        assertEquals(3 * perPhase, ackedCount(acked));
+        for (int partition = 0; partition < 2; partition++) {
+            List<Integer> expected = new ArrayList<>();
+            for (int i = partition; i < 3 * perPhase; i += 2) {
+                expected.add(i);
+            }
+            List<Integer> stored = PartitionContents.read(cluster.bootstrapServers(), TOPIC, partition).stream()
+                .map(record -> Integer.parseInt(record.value())).toList();
+            assertEquals("partition " + partition + ": each record once, in send order", expected, stored);
+        }
+    }
+
     private static void sendRange(Producer<String, String> producer, int from, int to, Map<Integer, List<Integer>> acked,
                                   AtomicReference<Exception> firstError) {
         for (int i = from; i < to; i++) {
