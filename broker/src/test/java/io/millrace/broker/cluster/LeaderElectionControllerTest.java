@@ -114,6 +114,37 @@ public class LeaderElectionControllerTest {
     }
 
     @Test
+    public void aTopicWrittenBeforeReplicationGetsItsStateZnodeAtItsFirstElection() throws Exception {
+        Map<Integer, ZkCluster> live = start(1, 2);
+        live.get(1).curator().create().forPath(ClusterPaths.topic("old"),
+            "{\"version\":1,\"partitions\":{\"0\":2,\"1\":1}}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Wait.until("the old topic", live.get(1).metadata(), s -> s.leader("old", 0) == 2);
+
+        live.get(2).abandonSession();
+        PartitionState offline = awaitState(live.get(1), "old", s -> true);
+        assertEquals(new PartitionState(List.of(2), -1, 1, List.of(2), 0), offline);
+        assertFalse("partition 1 keeps its leader and needs no znode",
+            live.get(1).metadata().snapshot().partitionState("old", 1).orElseThrow().hasZnode());
+
+        brokers.start(2);
+        assertEquals(new PartitionState(List.of(2), 2, 2, List.of(2), 1), awaitState(live.get(1), "old", s -> s.leader() == 2));
+    }
+
+    @Test
+    public void topicsWithMoreStatesThanOneTransactionHoldsAreCreatedAndDeletedWhole() throws Exception {
+        ZkCluster one = start(1, 2).get(1);
+        int partitions = 2 * TopicZnodes.PARTITIONS_PER_TRANSACTION + 100;
+        Wait.get(one.createTopic("wide", partitions, Map.of()));
+        Wait.until("every state znode", one.metadata(), s -> allStates(s, "wide", PartitionState::hasZnode));
+        assertEquals(partitions, one.curator().getChildren().forPath(ClusterPaths.partitions("wide")).size());
+
+        Wait.get(one.deleteTopic("wide"));
+        assertEquals(null, one.curator().checkExists().forPath(ClusterPaths.topic("wide")));
+        Wait.get(one.createTopic("wide", 1, Map.of()));
+        assertEquals(List.of("0"), one.curator().getChildren().forPath(ClusterPaths.partitions("wide")));
+    }
+
+    @Test
     public void uncleanElectionBringsAPartitionBackWhenTheTopicAllowsIt() throws Exception {
         Map<Integer, ZkCluster> live = start(1, 2, 3);
         live.get(2).abandonSession();
