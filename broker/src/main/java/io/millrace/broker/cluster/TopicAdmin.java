@@ -69,7 +69,6 @@ final class TopicAdmin implements AutoCloseable {
             TopicNames.validate(topic);
             validatePartitions(partitions);
             ReplicaPlacement.validate(replicationFactor, Integer.MAX_VALUE); // against the live brokers: the controller
-            checkReplicationAvailable(replicationFactor);
             validateConfig(config);
         } catch (MillraceException e) {
             return CompletableFuture.failedFuture(e);
@@ -206,19 +205,6 @@ final class TopicAdmin implements AutoCloseable {
     /** The incarnation of the topic created at {@code topicZxid} has at least {@code count} partitions. */
     static Predicate<ClusterSnapshot> grown(String topic, long topicZxid, int count) {
         return snapshot -> snapshot.topic(topic).map(t -> t.creationZxid() == topicZxid && t.partitionCount() >= count).orElse(false);
-    }
-
-    /**
-     * Refuses more than one replica per partition until followers replicate from leaders: a topic
-     * created with replicas that nothing keeps in step would claim a redundancy it does not have.
-     * The controller itself places any replication factor it is asked for (its tests write such
-     * requests directly). The one place to remove once the replica manager is in.
-     */
-    static void checkReplicationAvailable(int replicationFactor) {
-        if (replicationFactor > 1) {
-            throw new InvalidReplicationFactorException("Replication factor " + replicationFactor + " needs the replica manager, "
-                + "which this broker does not have yet; only replication factor 1 is possible");
-        }
     }
 
     /** Also checked by the controller, for requests written by others. */

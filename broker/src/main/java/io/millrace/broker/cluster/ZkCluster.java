@@ -218,8 +218,7 @@ public final class ZkCluster implements AutoCloseable {
     /**
      * {@link #createTopic(String, int, Map, Duration)} with {@code replicationFactor} replicas per
      * partition on distinct brokers; fails with {@link InvalidReplicationFactorException} when it is
-     * below 1, above the live brokers, or above 1 while replication is not available
-     * ({@link TopicAdmin#checkReplicationAvailable}).
+     * below 1 or above the live brokers.
      */
     public CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
                                                Duration timeout) {
@@ -235,7 +234,6 @@ public final class ZkCluster implements AutoCloseable {
      */
     public void checkReplicationFactor(int replicationFactor) {
         ReplicaPlacement.validate(replicationFactor, metadata.snapshot().liveBrokers().size());
-        TopicAdmin.checkReplicationAvailable(replicationFactor);
     }
 
     /**
@@ -248,40 +246,10 @@ public final class ZkCluster implements AutoCloseable {
      * @return whether leadership was moved (or nothing had to move)
      */
     public boolean controlledShutdown() {
-        if (state.get() != State.STARTED || !config.controlledShutdownEnable() || !hasLeadershipToHandOver(metadata.snapshot())) {
+        if (state.get() != State.STARTED || !config.controlledShutdownEnable()) {
             return true;
         }
-        Duration timeout = config.controlledShutdownTimeout();
-        log.info("Broker {} asks the controller to move its leaderships away before it shuts down", brokerId);
-        try {
-            client.create().withMode(org.apache.zookeeper.CreateMode.EPHEMERAL)
-                .forPath(ClusterPaths.controlledShutdownRequest(brokerId), ClusterJson.controlledShutdownRequest(false));
-        } catch (KeeperException.NodeExistsException e) {
-            // asked before, in this session
-        } catch (Exception e) {
-            log.warn("Broker {} could not ask for a controlled shutdown: {}", brokerId, e.toString());
-            return false;
-        }
-        try {
-            metadata.whenTrue(s -> s.controlledShutdownDone(brokerId)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            log.info("Broker {}: the controller moved its leaderships away", brokerId);
-            return true;
-        } catch (TimeoutException e) {
-            log.warn("Broker {}: leaderships not moved within {} ms; shutting down all the same", brokerId, timeout.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
-            log.warn("Broker {}: controlled shutdown failed: {}", brokerId, e.getCause().toString());
-        }
-        return false;
-    }
-
-    /** Whether this broker leads a partition with another live in-sync replica to lead it instead. */
-    private boolean hasLeadershipToHandOver(ClusterSnapshot snapshot) {
-        boolean[] found = {false};
-        snapshot.forEachPartition((tp, partition) -> found[0] |= partition.leader() == brokerId
-            && partition.isr().stream().anyMatch(r -> r != brokerId && snapshot.isLive(r)));
-        return found[0];
+        return new ControlledShutdown(client, metadata, brokerId).run(config.controlledShutdownTimeout());
     }
 
     /** A topic's unclean.leader.election.enable override, else the broker's setting, else false. */

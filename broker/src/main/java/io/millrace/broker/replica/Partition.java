@@ -103,6 +103,13 @@ public final class Partition {
         return changed;
     }
 
+    /** The replica is no longer managed here (its topic deleted, or one replica left): it leads nothing. */
+    public synchronized void resign() {
+        role = Role.NONE;
+        pendingIsr = null;
+        followers.clear();
+    }
+
     private void checkLeader(boolean expected, PartitionState state) {
         if (!expected) {
             throw new IllegalArgumentException(topicPartition + ": broker " + localBrokerId + " got the wrong role for "

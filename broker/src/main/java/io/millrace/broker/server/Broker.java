@@ -1,5 +1,6 @@
 package io.millrace.broker.server;
 
+import io.millrace.broker.cluster.IsrWriter;
 import io.millrace.broker.cluster.MetadataListener;
 import io.millrace.broker.cluster.ZkCluster;
 import io.millrace.broker.group.DeleteGroupsHandler;
@@ -19,6 +20,7 @@ import io.millrace.broker.log.LogManager;
 import io.millrace.broker.network.Endpoint;
 import io.millrace.broker.network.MetricsRegistry;
 import io.millrace.broker.network.NetworkServer;
+import io.millrace.broker.replica.ReplicaManager;
 import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.utils.Time;
 import java.net.InetAddress;
@@ -57,6 +59,7 @@ public final class Broker implements AutoCloseable {
     private final NetworkServer network;
     private final ProducerIdManager producerIds;
     private final GroupCoordinator groups;
+    private final ReplicaManager replicas;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private volatile MetadataListener assignmentListener;
     private volatile MetadataListener topicConfigSync;
@@ -76,6 +79,8 @@ public final class Broker implements AutoCloseable {
         this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
             "millrace-broker-" + id + "-producer-ids");
         this.groups = new GroupCoordinator(id, cluster.metadata(), cluster.curator(), config.group(), time);
+        this.replicas = new ReplicaManager(id, logManager, config.replica(), time, new IsrWriter(cluster.curator()),
+            purgatory::onAppend);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
@@ -88,9 +93,9 @@ public final class Broker implements AutoCloseable {
         EnumMap<ApiKey, ApiHandler> handlers = new EnumMap<>(ApiKey.class);
         handlers.put(ApiKey.API_VERSIONS, new ApiVersionsHandler());
         handlers.put(ApiKey.METADATA, new MetadataHandler(cluster, config));
-        handlers.put(ApiKey.PRODUCE, new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics));
-        handlers.put(ApiKey.FETCH, new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics));
-        handlers.put(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(cluster.metadata(), partitions));
+        handlers.put(ApiKey.PRODUCE, new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics, replicas));
+        handlers.put(ApiKey.FETCH, new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics, replicas));
+        handlers.put(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(cluster.metadata(), partitions, replicas));
         handlers.put(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(cluster));
         handlers.put(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(cluster.metadata(), partitions, logManager));
         handlers.put(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(cluster.metadata(), partitions));
@@ -139,6 +144,7 @@ public final class Broker implements AutoCloseable {
             cluster.metadata().addListener(topicConfigSync);
             assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
                 new LogAssignments(config.brokerId(), logManager));
+            cluster.metadata().addListenerFromCurrent(replicas); // after the logs are opened, on the same thread
             LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
         } catch (InterruptedException | RuntimeException e) {
             shutdown();
@@ -192,6 +198,9 @@ public final class Broker implements AutoCloseable {
         }
         LOG.info("Broker {} shutting down", config.brokerId());
         cluster.controlledShutdown(); // while still serving, so clients find the new leaders at once
+        // Leading nothing now, it must not fetch its way back into the ISRs it was just taken out of.
+        cluster.metadata().removeListener(replicas);
+        replicas.close();
         purgatory.close();
         producerIds.close();
         groups.close();
@@ -240,6 +249,7 @@ public final class Broker implements AutoCloseable {
             return;
         }
         LOG.warn("Broker {} crashing (simulated)", config.brokerId());
+        replicas.close();
         purgatory.close();
         groups.close();
         network.shutdown(Duration.ZERO);

@@ -4,6 +4,9 @@ import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.broker.log.FileSlice;
 import io.millrace.broker.log.Log;
+import io.millrace.broker.replica.LeaderSide;
+import io.millrace.broker.replica.ReplicaManager;
+import io.millrace.common.TopicPartition;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchRequest.FetchPartition;
@@ -24,8 +27,10 @@ import java.util.List;
  *
  * <p>Byte limits follow Kafka: {@code max_bytes} for the whole response and
  * {@code partition_max_bytes} per partition, except that the first partition with data returns at
- * least one whole batch, so a batch larger than the limits never blocks a consumer. The high
- * watermark is the log end offset (no replication), as is the last stable offset (no transactions).
+ * least one whole batch, so a batch larger than the limits never blocks a consumer. For a partition
+ * with one replica the high watermark is the log end offset; a replicated one is read through the
+ * {@link ReplicaManager} (a follower's fetch records its position, a consumer reads only below the
+ * high watermark). The last stable offset is the high watermark (no transactions).
  */
 final class FetchHandler implements ApiHandler {
 
@@ -35,13 +40,15 @@ final class FetchHandler implements ApiHandler {
     private final LocalPartitions partitions;
     private final FetchPurgatory purgatory;
     private final BrokerTopicMetrics topicMetrics;
+    private final ReplicaManager replicas;
 
     FetchHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory,
-                 BrokerTopicMetrics topicMetrics) {
+                 BrokerTopicMetrics topicMetrics, ReplicaManager replicas) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.purgatory = purgatory;
         this.topicMetrics = topicMetrics;
+        this.replicas = replicas;
     }
 
     @Override
@@ -80,7 +87,7 @@ final class FetchHandler implements ApiHandler {
             partitionCount += topic.partitions().size();
             List<PartitionData> results = new ArrayList<>(topic.partitions().size());
             for (FetchPartition partition : topic.partitions()) {
-                results.add(readPartition(snapshot, topic.topic(), partition, budget));
+                results.add(readPartition(snapshot, topic.topic(), partition, budget, body.replicaId()));
             }
             topics.add(new FetchableTopicResponse(topic.topic(), results));
         }
@@ -88,13 +95,18 @@ final class FetchHandler implements ApiHandler {
             budget.failed);
     }
 
-    private PartitionData readPartition(ClusterSnapshot snapshot, String topic, FetchPartition partition, ReadBudget budget) {
+    private PartitionData readPartition(ClusterSnapshot snapshot, String topic, FetchPartition partition, ReadBudget budget,
+                                        int replicaId) {
         try {
             Log log = partitions.leaderLog(snapshot, topic, partition.partition());
             int limit = Math.max(0, Math.min(partition.partitionMaxBytes(), budget.remaining));
-            FileSlice slice = log.read(partition.fetchOffset(), limit, budget.minOneBatch);
+            LeaderSide.Read read = replicas.partition(snapshot, new TopicPartition(topic, partition.partition()))
+                .map(replica -> replicas.leaderSide().read(replica, log, replicaId, partition.currentLeaderEpoch(),
+                    partition.fetchOffset(), limit, budget.minOneBatch))
+                .orElseGet(() -> readUnreplicated(log, partition.fetchOffset(), limit, budget.minOneBatch));
+            FileSlice slice = read.slice();
             budget.consumed(slice.sizeInBytes());
-            long highWatermark = log.logEndOffset(); // read after the slice, so it is never below the slice's end
+            long highWatermark = read.highWatermark();
             RecordsPayload records = slice.isEmpty() ? NO_RECORDS : new FileSlicePayload(slice);
             return PartitionData.of(partition.partition(), Errors.NONE, highWatermark, highWatermark, log.logStartOffset(),
                 records);
@@ -102,6 +114,12 @@ final class FetchHandler implements ApiHandler {
             budget.failed = true;
             return PartitionData.of(partition.partition(), ServerErrors.forException(e), -1L, -1L, -1L, NO_RECORDS);
         }
+    }
+
+    /** A partition with one replica: its high watermark is its log end. */
+    private static LeaderSide.Read readUnreplicated(Log log, long fetchOffset, int limit, boolean minOneBatch) {
+        FileSlice slice = log.read(fetchOffset, limit, minOneBatch);
+        return new LeaderSide.Read(slice, log.logEndOffset()); // read after the slice, so never below its end
     }
 
     /** What one pass over the partitions found. */

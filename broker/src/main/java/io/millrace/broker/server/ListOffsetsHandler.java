@@ -4,6 +4,9 @@ import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.broker.log.Log;
 import io.millrace.broker.log.TimestampAndOffset;
+import io.millrace.broker.replica.Partition;
+import io.millrace.broker.replica.ReplicaManager;
+import io.millrace.common.TopicPartition;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
@@ -18,7 +21,8 @@ import java.util.Optional;
 
 /**
  * Offsets by time, version 1 and later semantics: -2 the log start offset, -1 (and, without
- * tiered storage, -4) the log end offset, both with timestamp -1; otherwise the first record at or
+ * tiered storage, -4) the log end offset, both with timestamp -1 (for a replicated partition -1 is
+ * the high watermark, the end of what consumers may read); otherwise the first record at or
  * after the timestamp, with its timestamp, or offset and timestamp -1 when every record is older.
  * -3 (version 7 and later) the first record carrying the largest timestamp, with that timestamp,
  * or offset and timestamp -1 for a log without records. Below version 7, where Kafka's clients
@@ -32,10 +36,12 @@ final class ListOffsetsHandler implements ApiHandler {
 
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
+    private final ReplicaManager replicas;
 
-    ListOffsetsHandler(MetadataCache metadata, LocalPartitions partitions) {
+    ListOffsetsHandler(MetadataCache metadata, LocalPartitions partitions, ReplicaManager replicas) {
         this.metadata = metadata;
         this.partitions = partitions;
+        this.replicas = replicas;
     }
 
     @Override
@@ -63,6 +69,10 @@ final class ListOffsetsHandler implements ApiHandler {
                     "Timestamp -3 (max timestamp) needs ListOffsets version " + MAX_TIMESTAMP_MIN_VERSION + " or later");
             }
             Log log = partitions.leaderLog(snapshot, topic, index);
+            Optional<Partition> replicated = replicas.partition(snapshot, new TopicPartition(topic, index));
+            if (replicated.isPresent() && partition.timestamp() == ListOffsetsRequest.LATEST_TIMESTAMP) {
+                return new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, replicated.get().highWatermark(), -1);
+            }
             Optional<TimestampAndOffset> found = maxTimestamp
                 ? log.offsetOfMaxTimestamp()
                 : log.offsetForTimestamp(logTimestamp(partition.timestamp()));

@@ -4,6 +4,8 @@ import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.broker.log.Log;
 import io.millrace.broker.log.LogAppendInfo;
+import io.millrace.broker.replica.LeaderSide;
+import io.millrace.broker.replica.ReplicaManager;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.protocol.ApiException;
@@ -23,8 +25,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Appends each partition's batches to its log, in the request's buffer (the log rewrites the
  * offsets in place). Each partition succeeds or fails alone: a bad batch, an unknown partition or
- * one led elsewhere fails that partition with nothing appended to it. acks=1 and acks=-1 are
- * answered after the append (-1 means the leader alone until there is replication); acks=0 gets no
+ * one led elsewhere fails that partition with nothing appended to it. acks=1 is answered after the
+ * append; acks=-1 too for a partition with one replica, and for a replicated one once the high
+ * watermark passes the batch (the {@link ReplicaManager} refuses it NOT_ENOUGH_REPLICAS, nothing
+ * appended, while the in-sync replicas are fewer than min.insync.replicas); acks=0 gets no
  * answer, and the connection is closed if a partition failed, as Kafka does, so that the client
  * notices. For a topic whose flush policy fsyncs every message ({@code flush.messages=1}), acks=1/-1
  * are answered only once the fsync covering the append is done: the request waits on the log's flush
@@ -39,13 +43,15 @@ final class ProduceHandler implements ApiHandler {
     private final LocalPartitions partitions;
     private final FetchPurgatory purgatory;
     private final BrokerTopicMetrics topicMetrics;
+    private final ReplicaManager replicas;
 
     ProduceHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory,
-                   BrokerTopicMetrics topicMetrics) {
+                   BrokerTopicMetrics topicMetrics, ReplicaManager replicas) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.purgatory = purgatory;
         this.topicMetrics = topicMetrics;
+        this.replicas = replicas;
     }
 
     @Override
@@ -61,7 +67,7 @@ final class ProduceHandler implements ApiHandler {
             for (PartitionData partition : topic.partitionData()) {
                 PartitionResponse result = refusal != Errors.NONE
                     ? failed(partition.index(), new ApiException(refusal, null))
-                    : append(snapshot, topic.name(), partition, durable, results.size());
+                    : append(snapshot, topic.name(), partition, body, durable, results.size());
                 anyFailed |= result.errorCode() != Errors.NONE.code();
                 results.add(result);
             }
@@ -104,7 +110,7 @@ final class ProduceHandler implements ApiHandler {
         return out.toString().trim();
     }
 
-    private PartitionResponse append(ClusterSnapshot snapshot, String topic, PartitionData partition,
+    private PartitionResponse append(ClusterSnapshot snapshot, String topic, PartitionData partition, ProduceRequest body,
                                      DurableAcks durable, int indexInTopic) {
         try {
             Log log = partitions.leaderLog(snapshot, topic, partition.index());
@@ -112,9 +118,16 @@ final class ProduceHandler implements ApiHandler {
             if (records == null || !records.hasRemaining()) {
                 throw new InvalidRecordException("The produce request has no records for " + topic + "-" + partition.index());
             }
-            LogAppendInfo info = log.append(records);
+            TopicPartition tp = new TopicPartition(topic, partition.index());
+            LeaderSide.Append appended = replicas.partition(snapshot, tp)
+                .map(replica -> replicas.leaderSide().append(replica, log, records, body.acks(), body.timeoutMs()))
+                .orElseGet(() -> new LeaderSide.Append(log.append(records), null));
+            LogAppendInfo info = appended.info();
+            if (durable != null && appended.replicated() != null) {
+                durable.await(topic, indexInTopic, appended.replicated());
+            }
             topicMetrics.appended(topic, info.sizeInBytes(), info.recordCount());
-            purgatory.onAppend(new TopicPartition(topic, partition.index()));
+            purgatory.onAppend(tp);
             if (durable != null && log.config().flushMessages() == 1) {
                 durable.await(topic, indexInTopic, log.awaitFlushed(info.lastOffset()));
             }
