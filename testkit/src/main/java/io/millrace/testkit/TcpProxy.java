@@ -8,18 +8,24 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP forwarder on a loopback port, for simulating a network partition between one client and
  * a server: {@link #cut()} drops every connection and refuses new ones until {@link #heal()}.
  * Clients that must be cut off connect through {@link #connectString()}; the others connect to
- * the server directly. One thread accepts, two threads pump each connection; all are daemons.
+ * the server directly. {@link #dropNextReply()} loses one answer instead: the request reached the
+ * server, its reply never reaches the client, and the client must send it again. One thread accepts,
+ * two threads pump each connection; all are daemons.
  */
 public final class TcpProxy implements AutoCloseable {
 
     private final int targetPort;
     private final ServerSocket server;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean dropNextReply = new AtomicBoolean();
+    private final AtomicInteger repliesDropped = new AtomicInteger();
     private volatile boolean cut;
     private volatile boolean closed;
 
@@ -49,6 +55,19 @@ public final class TcpProxy implements AutoCloseable {
         cut = false;
     }
 
+    /**
+     * The next bytes any server connection sends are thrown away and every connection is dropped
+     * (new ones are accepted again at once), as when a link fails between a request's arrival and
+     * its answer. {@link #repliesDropped()} counts the times this happened.
+     */
+    public void dropNextReply() {
+        dropNextReply.set(true);
+    }
+
+    public int repliesDropped() {
+        return repliesDropped.get();
+    }
+
     @Override
     public void close() throws IOException {
         closed = true;
@@ -67,19 +86,24 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                daemon("tcp-proxy-up", () -> pump(client, upstream)).start();
-                daemon("tcp-proxy-down", () -> pump(upstream, client)).start();
+                daemon("tcp-proxy-up", () -> pump(client, upstream, false)).start();
+                daemon("tcp-proxy-down", () -> pump(upstream, client, true)).start();
             } catch (IOException e) {
                 // closed, or the target refused: the client sees its connection fail
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean fromServer) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                if (fromServer && dropNextReply.compareAndSet(true, false)) {
+                    repliesDropped.incrementAndGet();
+                    closeAll();
+                    return;
+                }
                 out.write(buffer, 0, n);
                 out.flush();
             }

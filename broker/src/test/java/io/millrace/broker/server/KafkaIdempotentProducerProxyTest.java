@@ -1,0 +1,157 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.log.ProducerStateManager;
+import io.millrace.broker.network.NetworkConfig;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import io.millrace.testkit.TcpProxy;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.Level;
+import org.apache.log4j.Logger;
+import org.apache.log4j.spi.LoggingEvent;
+import org.junit.After;
+import org.junit.AfterClass;
+import org.junit.Before;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.ExternalResource;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+
+/**
+ * Kafka's idempotent producer reaches the broker through a {@link TcpProxy} that loses the broker's
+ * answers to requests already appended: the producer sends those batches again with the same
+ * sequence numbers, and the broker must answer them with their original offsets rather than append
+ * them twice. Every record is read back exactly once, in order, where its acknowledgement said.
+ */
+public class KafkaIdempotentProducerProxyTest {
+
+    // The broker's port stays taken until the broker binds it, so neither the proxy nor ZooKeeper gets it.
+    private static final ServerSocket RESERVED = reserve();
+    private static final int BOUND_PORT = RESERVED.getLocalPort();
+    private static final TcpProxy PROXY = proxy();
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of(
+        NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:" + BOUND_PORT,
+        NetworkConfig.ADVERTISED_LISTENERS_CONFIG, "PLAINTEXT://" + PROXY.connectString()));
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(new ExternalResource() {
+        @Override
+        protected void before() throws IOException {
+            RESERVED.close();
+        }
+    }).around(CLUSTER);
+
+    private final AtomicInteger duplicates = new AtomicInteger();
+    private final AppenderSkeleton duplicateCounter = new AppenderSkeleton() {
+        @Override
+        protected void append(LoggingEvent event) {
+            if (event.getRenderedMessage().contains("not appended")) {
+                duplicates.incrementAndGet();
+            }
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public boolean requiresLayout() {
+            return false;
+        }
+    };
+
+    private static ServerSocket reserve() {
+        try {
+            return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static TcpProxy proxy() {
+        try {
+            return new TcpProxy(BOUND_PORT);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @AfterClass
+    public static void closeProxy() throws IOException {
+        PROXY.close();
+    }
+
+    @Before
+    public void countDuplicates() {
+        Logger logger = Logger.getLogger(ProducerStateManager.class);
+        logger.setLevel(Level.DEBUG);
+        logger.addAppender(duplicateCounter);
+    }
+
+    @After
+    public void stopCounting() {
+        Logger.getLogger(ProducerStateManager.class).removeAppender(duplicateCounter);
+    }
+
+    @Test
+    public void answersLostOnTheWayAreResentAndStoredOnce() throws Exception {
+        String topic = "idempotent-through-proxy";
+        int partitions = 2;
+        int rounds = 3;
+        int perRound = 1_000;
+        CLUSTER.createTopic(topic, partitions, Map.of());
+        Properties props = KafkaIdempotentProducerTest.idempotentProducer(CLUSTER.clientProps());
+        props.put("bootstrap.servers", PROXY.connectString());
+        props.put("reconnect.backoff.ms", "20");
+        props.put("retry.backoff.ms", "20");
+        Map<Integer, List<Records>> sent = new TreeMap<>();
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
+        List<Exception> failures = new CopyOnWriteArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            for (int round = 0; round < rounds; round++) {
+                for (int i = 0; i < perRound; i++) {
+                    ProducerRecord<byte[], byte[]> record = KafkaIdempotentProducerTest.record(topic, partitions, acks.size());
+                    sent.computeIfAbsent(record.partition(), k -> new ArrayList<>()).add(Records.of(record));
+                    acks.add(producer.send(record, (metadata, error) -> {
+                        if (error != null) {
+                            failures.add(error);
+                        }
+                    }));
+                    if (i == perRound / 2) {
+                        // Mid-stream, when the answers on the wire are Produce answers.
+                        PROXY.dropNextReply();
+                    }
+                }
+                producer.flush();
+                int dropped = round + 1;
+                Conditions.waitUntil(() -> PROXY.repliesDropped() >= dropped, "an answer to be lost");
+            }
+        }
+        assertEquals("no send failed", List.of(), failures);
+        for (int n = 0; n < acks.size(); n++) {
+            assertEquals("record " + n + "'s offset", n / partitions, acks.get(n).get(30, TimeUnit.SECONDS).offset());
+        }
+        KafkaClientsTest.assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), topic, partitions, acks.size()));
+        assertTrue("a lost answer's batch came back and was answered as a duplicate", duplicates.get() >= 1);
+    }
+}
