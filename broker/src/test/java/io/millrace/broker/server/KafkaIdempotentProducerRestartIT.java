@@ -37,6 +37,7 @@ import org.apache.log4j.Logger;
 import org.apache.log4j.spi.LoggingEvent;
 import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.ExternalResource;
 import org.junit.rules.RuleChain;
 import org.junit.rules.TestRule;
 import org.slf4j.LoggerFactory;
@@ -52,13 +53,20 @@ import org.slf4j.LoggerFactory;
 public class KafkaIdempotentProducerRestartIT {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(KafkaIdempotentProducerRestartIT.class);
-    private static final int PORT = freePort();
+    // The broker's port stays taken until the broker binds it, so ZooKeeper cannot get it.
+    private static final ServerSocket RESERVED = reserve();
+    private static final int PORT = RESERVED.getLocalPort();
     private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
     private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of(
         NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:" + PORT));
 
     @ClassRule
-    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(new ExternalResource() {
+        @Override
+        protected void before() throws IOException {
+            RESERVED.close();
+        }
+    }).around(CLUSTER);
 
     private static final String TOPIC = "idempotent-restarts";
     private static final int PARTITIONS = 2;
@@ -85,9 +93,9 @@ public class KafkaIdempotentProducerRestartIT {
         }
     };
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    private static ServerSocket reserve() {
+        try {
+            return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
