@@ -3,6 +3,7 @@ package io.millrace.producer;
 import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.protocol.Frames;
 import io.millrace.common.protocol.ResponseHeader;
+import io.millrace.common.protocol.message.InitProducerIdResponse;
 import io.millrace.common.protocol.message.MetadataResponse;
 import io.millrace.common.protocol.message.ProduceResponse;
 import java.io.DataInputStream;
@@ -40,6 +41,7 @@ final class AnswerLosingProxy implements AutoCloseable {
     private final AtomicInteger produceAnswers = new AtomicInteger();
     private volatile int loseEvery;
     private final Queue<Short> errorsToAnswer = new ConcurrentLinkedQueue<>();
+    private final Queue<Short> producerIdErrors = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
     AnswerLosingProxy(int brokerPort) throws IOException {
@@ -64,6 +66,13 @@ final class AnswerLosingProxy implements AutoCloseable {
      */
     void answerNextProduceWith(short errorCode) {
         errorsToAnswer.add(errorCode);
+    }
+
+    /** The next InitProducerId answers, one per code given, are that error instead of a producer id. */
+    void answerInitProducerIdWith(short... errorCodes) {
+        for (short code : errorCodes) {
+            producerIdErrors.add(code);
+        }
     }
 
     /** From now on every {@code n}th answer to a Produce request is lost; 0 stops it. */
@@ -140,6 +149,11 @@ final class AnswerLosingProxy implements AutoCloseable {
                 Short error = request != null && request[0] == ApiKey.PRODUCE.id() ? errorsToAnswer.poll() : null;
                 if (error != null) {
                     frame = answering(error, frame, correlationId, request[1]);
+                }
+                Short refusal = request != null && request[0] == ApiKey.INIT_PRODUCER_ID.id() ? producerIdErrors.poll() : null;
+                if (refusal != null) {
+                    frame = withoutSize(Frames.response(correlationId, new InitProducerIdResponse(0, refusal, -1L, (short) -1),
+                        request[1]));
                 }
                 writeFrame(out, frame);
             }

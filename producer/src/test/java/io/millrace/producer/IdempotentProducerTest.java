@@ -253,6 +253,25 @@ public class IdempotentProducerTest {
         assertNumberedFromZero(PartitionContents.batches(cluster.bootstrapServers(), topic, 0));
     }
 
+    @Test
+    public void aBrokerThatCannotGiveAProducerIdYetIsAskedAgainAndARefusalFailsTheRecords() throws Exception {
+        String topic = newTopic(1);
+        try (AnswerLosingProxy proxy = new AnswerLosingProxy(cluster.brokerPort())) {
+            proxy.answerInitProducerIdWith(Errors.COORDINATOR_LOAD_IN_PROGRESS.code(), Errors.NOT_COORDINATOR.code());
+            try (MillraceProducer<String, String> producer = producer(proxy.bootstrapServers(), Map.of())) {
+                assertEquals(0L, producer.send(new ProducerRecord<>(topic, 0, "k", "after two tries")).get(30,
+                    TimeUnit.SECONDS).offset());
+            }
+            proxy.answerInitProducerIdWith(Errors.CLUSTER_AUTHORIZATION_FAILED.code());
+            try (MillraceProducer<String, String> producer = producer(proxy.bootstrapServers(), Map.of())) {
+                Throwable refused = failure(producer.send(new ProducerRecord<>(topic, 0, "k", "refused")));
+                assertTrue(refused.getMessage(), refused.getMessage().contains("refused the idempotent producer a producer id"));
+                assertTrue(refused.getMessage(), refused.getMessage().contains("CLUSTER_AUTHORIZATION_FAILED"));
+            }
+        }
+        assertEquals(List.of("after two tries"), values(topic, 0));
+    }
+
     /** Like assertEquals on the lists, but saying where they part rather than printing thousands of values. */
     private static void assertOnceInOrder(String what, List<String> expected, List<String> stored) {
         for (int i = 0; i < Math.min(expected.size(), stored.size()); i++) {
