@@ -1,11 +1,18 @@
 package io.millrace.broker.replica;
 
+import io.millrace.broker.log.Log;
 import io.millrace.broker.replica.ReplicaFetcher.FollowedPartition;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
 import io.millrace.common.errors.NetworkException;
 import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.ListOffsetsRequest;
+import io.millrace.common.protocol.message.ListOffsetsRequest.ListOffsetsPartition;
+import io.millrace.common.protocol.message.ListOffsetsRequest.ListOffsetsTopic;
+import io.millrace.common.protocol.message.ListOffsetsResponse;
+import io.millrace.common.protocol.message.ListOffsetsResponse.ListOffsetsPartitionResponse;
+import io.millrace.common.protocol.message.ListOffsetsResponse.ListOffsetsTopicResponse;
 import io.millrace.common.protocol.message.OffsetForLeaderEpochRequest;
 import io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition;
 import io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic;
@@ -108,16 +115,25 @@ final class EpochTruncation {
 
     /** The offset from which the follower's log may differ from the leader's. */
     private static long divergence(FollowedPartition followed, int askedEpoch, EpochEndOffset end) {
-        long logEnd = followed.log.logEndOffset();
-        if (end.leaderEpoch() == OffsetForLeaderEpochResponse.UNDEFINED_EPOCH) {
+        return divergence(followed.log, askedEpoch, end.leaderEpoch(), end.endOffset());
+    }
+
+    /**
+     * Where {@code log}, whose latest epoch is {@code askedEpoch}, stops agreeing with a leader that
+     * answered {@code leaderEpoch} ending at {@code leaderEndOffset} (OffsetForLeaderEpoch).
+     */
+    static long divergence(Log log, int askedEpoch, int leaderEpoch, long leaderEndOffset) {
+        long logEnd = log.logEndOffset();
+        if (leaderEpoch == OffsetForLeaderEpochResponse.UNDEFINED_EPOCH) {
             // The leader knows no epoch at or below ours: Kafka's fallback, our high watermark.
-            return Math.min(logEnd, ReplicaLog.highWatermark(followed.log));
+            return Math.min(logEnd, ReplicaLog.highWatermark(log));
         }
-        if (end.leaderEpoch() == askedEpoch) {
-            return Math.min(end.endOffset(), logEnd);
+        if (leaderEpoch == askedEpoch) {
+            return Math.min(leaderEndOffset, logEnd);
         }
-        long localEnd = ReplicaLog.endOffsetForEpoch(followed.log, end.leaderEpoch());
-        return Math.min(end.endOffset(), localEnd < 0 ? logEnd : localEnd);
+        // The leader never had our latest epoch: we agree at most up to where its epoch ends in both logs.
+        long localEnd = ReplicaLog.endOffsetForEpoch(log, leaderEpoch);
+        return Math.min(leaderEndOffset, localEnd < 0 ? logEnd : localEnd);
     }
 
     private static void truncateAt(TopicPartition tp, FollowedPartition followed, long offset) {
@@ -126,6 +142,50 @@ final class EpochTruncation {
                 followed.log.logEndOffset(), offset);
             ReplicaLog.truncateTo(followed.log, offset);
             followed.partition.onTruncation(offset);
+        }
+    }
+
+    /**
+     * For partitions whose fetch offset the leader had out of range: a log that ends below the
+     * leader's log start (the leader deleted what this replica still lacks) starts afresh there;
+     * otherwise it ends past the leader's, and is truncated by epochs again.
+     */
+    void recoverOutOfRange(Map<TopicPartition, FollowedPartition> partitions, Consumer<Runnable> locked,
+                           Consumer<FollowedPartition> delay) throws InterruptedException {
+        Map<String, List<ListOffsetsPartition>> byTopic = new LinkedHashMap<>();
+        partitions.forEach((tp, f) -> byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>())
+            .add(new ListOffsetsPartition(tp.partition(), f.leaderEpoch, ListOffsetsRequest.EARLIEST_TIMESTAMP)));
+        List<ListOffsetsTopic> topics = new ArrayList<>();
+        byTopic.forEach((topic, list) -> topics.add(new ListOffsetsTopic(topic, list)));
+        ListOffsetsResponse response = await(client.<ListOffsetsResponse>send(leader,
+            new ListOffsetsRequest(brokerId, (byte) 0, topics), config.socketTimeoutMs()), config.socketTimeoutMs());
+        locked.accept(() -> {
+            for (ListOffsetsTopicResponse topic : response.topics()) {
+                for (ListOffsetsPartitionResponse answer : topic.partitions()) {
+                    FollowedPartition followed = partitions.get(new TopicPartition(topic.name(), answer.partitionIndex()));
+                    if (followed != null) {
+                        restartIfBehind(topic.name(), followed, answer, delay);
+                    }
+                }
+            }
+        });
+    }
+
+    private void restartIfBehind(String topic, FollowedPartition followed, ListOffsetsPartitionResponse answer,
+                                 Consumer<FollowedPartition> delay) {
+        if (Errors.forCode(answer.errorCode()) != Errors.NONE) {
+            delay.accept(followed);
+            return;
+        }
+        followed.outOfRange = false;
+        if (followed.log.logEndOffset() < answer.offset()) {
+            LOG.warn("{}-{}: the leader's log now starts at {}, past this replica's end {}; starting afresh there",
+                topic, answer.partitionIndex(), answer.offset(), followed.log.logEndOffset());
+            ReplicaLog.truncateFullyAndStartAt(followed.log, answer.offset());
+            followed.partition.onTruncation(answer.offset());
+            followed.truncating = false;
+        } else {
+            followed.truncating = true;
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +45,7 @@ final class ReplicaFetcher implements Runnable {
         final Log log;
         final int leaderEpoch;
         boolean truncating = true;
+        boolean outOfRange;
         long delayedUntilMs;
 
         FollowedPartition(Partition partition, Log log, int leaderEpoch) {
@@ -146,12 +148,12 @@ final class ReplicaFetcher implements Runnable {
         if (ready.isEmpty()) {
             return false;
         }
-        Map<TopicPartition, FollowedPartition> toTruncate = new LinkedHashMap<>();
-        ready.forEach((tp, f) -> {
-            if (f.truncating) {
-                toTruncate.put(tp, f);
-            }
-        });
+        Map<TopicPartition, FollowedPartition> outOfRange = select(ready, f -> f.outOfRange);
+        if (!outOfRange.isEmpty()) {
+            truncation.recoverOutOfRange(outOfRange, this::applyLocked, this::delay);
+            return true;
+        }
+        Map<TopicPartition, FollowedPartition> toTruncate = select(ready, f -> f.truncating);
         if (!toTruncate.isEmpty()) {
             truncation.truncate(toTruncate, this::applyLocked, this::delay);
             return true;
@@ -159,6 +161,17 @@ final class ReplicaFetcher implements Runnable {
         FetchResponse response = send(ready);
         applyLocked(() -> apply(ready, response));
         return true;
+    }
+
+    private static Map<TopicPartition, FollowedPartition> select(Map<TopicPartition, FollowedPartition> partitions,
+                                                                 Predicate<FollowedPartition> condition) {
+        Map<TopicPartition, FollowedPartition> selected = new LinkedHashMap<>();
+        partitions.forEach((tp, f) -> {
+            if (condition.test(f)) {
+                selected.put(tp, f);
+            }
+        });
+        return selected;
     }
 
     private Map<TopicPartition, FollowedPartition> ready() {
@@ -221,9 +234,9 @@ final class ReplicaFetcher implements Runnable {
                 listener.highWatermarkChanged(tp);
             }
         } else if (error == Errors.OFFSET_OUT_OF_RANGE) {
-            LOG.warn("{}: offset {} is out of range on leader {}; finding the divergence point again", tp,
+            LOG.warn("{}: offset {} is out of range on leader {}; asking for its log start", tp,
                 followed.log.logEndOffset(), leader);
-            followed.truncating = true;
+            followed.outOfRange = true;
         } else {
             LOG.info("{}: leader {} answered {}; retrying in {} ms", tp, leader, error, config.fetchBackoffMs());
             delay(followed);

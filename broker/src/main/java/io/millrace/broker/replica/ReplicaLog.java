@@ -37,6 +37,10 @@ public final class ReplicaLog {
         log.appendAsFollower(batches);
     }
 
+    static void truncateFullyAndStartAt(Log log, long offset) {
+        log.truncateFullyAndStartAt(offset);
+    }
+
     static void truncateTo(Log log, long offset) {
         log.truncateTo(offset);
     }
