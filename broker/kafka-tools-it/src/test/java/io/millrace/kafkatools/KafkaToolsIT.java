@@ -44,6 +44,17 @@ public class KafkaToolsIT {
     }
 
     @Test(timeout = 300_000)
+    public void kafkaTopicsDescribesLeadersReplicasAndInSyncReplicas() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "mirrored", "--partitions", "2", "--replication-factor", "2");
+        String described = tool(KafkaTool.TOPICS, "--describe", "--topic", "mirrored").output();
+        assertTrue(described, described.contains("ReplicationFactor: 2"));
+        for (String partition : new String[] {"0", "1"}) {
+            assertTrue(described, Pattern.compile("Partition: " + partition
+                + "\\tLeader: (\\d)\\tReplicas: \\1,(\\d)\\tIsr: \\1,\\2").matcher(described).find());
+        }
+    }
+
+    @Test(timeout = 300_000)
     public void kafkaTopicsCreatesListsDescribesAndAddsPartitions() throws Exception {
         tool(KafkaTool.TOPICS, "--create", "--topic", "operated", "--partitions", "3", "--replication-factor", "1");
         assertTrue(tool(KafkaTool.TOPICS, "--list").lines().contains("operated"));
