@@ -275,6 +275,25 @@ public class ProducerStateTest {
     }
 
     @Test
+    public void aFollowersCopyCarriesTheStateSoARetryToItAsLeaderIsStillADuplicate() throws IOException {
+        ByteBuffer first = batch(PID, 0, 0, 3);
+        ByteBuffer second = batch(PID, 0, 3, 2);
+        try (Log leader = Log.open(temp.newFolder("leader-0").toPath(), LogConfig.defaults(), time)) {
+            leader.append(first.duplicate());
+            leader.append(second.duplicate());
+            log.appendAsFollower(leader.read(0, 1 << 20, true).readFully());
+        }
+        assertEquals(4, log.producerState().entry(PID).orElseThrow().lastSeq());
+        assertEquals("a retry of a batch the old leader appended", 3, append(second).firstOffset());
+        assertEquals(5, log.logEndOffset());
+        log.truncateTo(3);
+        assertEquals("the truncated batch is forgotten", 2, log.producerState().entry(PID).orElseThrow().lastSeq());
+        assertEquals("and may be appended again", 3, append(second).firstOffset());
+        log.truncateFullyAndStartAt(10);
+        assertEquals(0, log.producerState().producerCount());
+    }
+
+    @Test
     public void theSnapshotFormatRoundTripsAndRejectsTornFiles() {
         List<ProducerStateEntry> entries = List.of(
             new ProducerStateEntry(1, (short) 2, List.of(new BatchMetadata(0, 4, 10, 14, 99)), 1234),
