@@ -73,10 +73,11 @@ public final class ProducerConfig extends AbstractConfig {
         + "partition, retries included. The producer gets a producer id and epoch from the broker (InitProducerId) and "
         + "numbers every partition's batches from 0, so the broker appends a batch sent again only once and refuses one "
         + "that would leave a gap; a retried batch keeps its number. It needs acks=all, retries > 0 and "
-        + "max.in.flight.requests.per.connection <= 5 (brokers remember a producer's last five batches per partition): "
-        + "set to true with any of them otherwise, the producer refuses to start; left at its default, idempotence is "
-        + "turned off, with a log line saying which setting did it, as Kafka's producer does. The default is true, as "
-        + "in Kafka since 3.0. The guarantee needs brokers that check sequence numbers, as Apache Kafka's and "
+        + "max.in.flight.requests.per.connection <= 5 (brokers remember a producer's last five batches per partition). "
+        + "As with Kafka's producer (4.0 on): more than 5 in flight stops the producer from starting unless this is "
+        + "false; acks other than all or retries=0 do too when this is set to true, and turn idempotence off, with a "
+        + "log line saying which setting did it, when it is left at its default. The default is true, as in Kafka "
+        + "since 3.0. The guarantee needs brokers that check sequence numbers, as Apache Kafka's and "
         + "Millrace's do.";
 
     public static final String COMPRESSION_TYPE_CONFIG = "compression.type";
@@ -125,11 +126,18 @@ public final class ProducerConfig extends AbstractConfig {
     }
 
     /**
-     * Whether the settings idempotence needs hold. When one does not, an explicit
-     * {@code enable.idempotence=true} is a mistake worth stopping for; the default gives way.
+     * Whether the settings idempotence needs hold, as Kafka's producer (4.0 on) decides: more requests in
+     * flight than a broker remembers batches is refused whenever idempotence is on; acks and retries that
+     * cannot keep its promise are refused when it was asked for, and turn the default off.
      */
     private boolean idempotenceFits() {
-        String conflict = idempotenceConflict();
+        if (maxInFlightRequestsPerConnection() > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
+            throw new ConfigException(ENABLE_IDEMPOTENCE_CONFIG, true, "the idempotent producer needs "
+                + MAX_IN_FLIGHT_CONFIG + " <= " + MAX_IN_FLIGHT_FOR_IDEMPOTENCE + ", not "
+                + maxInFlightRequestsPerConnection() + "; set enable.idempotence=false for more");
+        }
+        String conflict = acks() != -1 ? "acks=all, not acks=" + getString(ACKS_CONFIG)
+            : retries() == 0 ? "retries > 0, not retries=0" : null;
         if (conflict == null) {
             return true;
         }
@@ -138,20 +146,6 @@ public final class ProducerConfig extends AbstractConfig {
         }
         log.info("Idempotence is off for this producer: it needs {}", conflict);
         return false;
-    }
-
-    private String idempotenceConflict() {
-        if (acks() != -1) {
-            return "acks=all, not acks=" + getString(ACKS_CONFIG);
-        }
-        if (retries() == 0) {
-            return "retries > 0, not retries=0";
-        }
-        if (maxInFlightRequestsPerConnection() > MAX_IN_FLIGHT_FOR_IDEMPOTENCE) {
-            return MAX_IN_FLIGHT_CONFIG + " <= " + MAX_IN_FLIGHT_FOR_IDEMPOTENCE + ", not "
-                + maxInFlightRequestsPerConnection();
-        }
-        return null;
     }
 
     /** Whether the producer is idempotent: asked for (or left at the default) and the settings it needs hold. */

@@ -47,10 +47,15 @@ public class IdempotenceConfigTest {
     }
 
     @Test
-    public void leftAtItsDefaultItGivesWayToSuchSettings() {
+    public void leftAtItsDefaultItGivesWayToAcksAndRetriesThatCannotKeepItsPromise() {
         assertFalse(config("acks", "1").idempotence());
         assertFalse(config("retries", 0).idempotence());
-        assertFalse(config("max.in.flight.requests.per.connection", 6).idempotence());
+    }
+
+    @Test
+    public void moreThanFiveRequestsInFlightNeedItTurnedOffAsWithKafkasProducerFrom4() {
+        assertRefused("max.in.flight.requests.per.connection <= 5", "max.in.flight.requests.per.connection", 6);
+        assertFalse(config("enable.idempotence", false, "max.in.flight.requests.per.connection", 6).idempotence());
     }
 
     @Test
