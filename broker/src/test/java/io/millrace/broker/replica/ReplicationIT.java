@@ -31,7 +31,6 @@ import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.After;
-import org.junit.Before;
 import org.junit.Test;
 
 /**
@@ -50,10 +49,10 @@ public class ReplicationIT {
     private KafkaProducer<String, String> producer;
     private final List<String> acknowledged = new ArrayList<>();
 
-    @Before
-    public void setUp() throws Exception {
+    /** Three brokers with {@code replica.lag.time.max.ms} = {@code lagMs}, and the topic led with all three in sync. */
+    private void start(long lagMs) throws Exception {
         cluster = LocalCluster.start(3, Map.of(
-            ReplicaConfig.REPLICA_LAG_TIME_MAX_MS_CONFIG, LAG_MS,
+            ReplicaConfig.REPLICA_LAG_TIME_MAX_MS_CONFIG, lagMs,
             ReplicaConfig.REPLICA_FETCH_BACKOFF_MS_CONFIG, 100));
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
@@ -67,7 +66,9 @@ public class ReplicationIT {
         if (producer != null) {
             producer.close(Duration.ofSeconds(5));
         }
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     /** Kafka's producer with {@code acks}; retrying until {@code deliveryTimeoutMs}, or not at all when 0. */
@@ -90,6 +91,7 @@ public class ReplicationIT {
 
     @Test
     public void acknowledgedRecordsSurviveAFollowerAndTheLeaderGoingAway() throws Exception {
+        start(LAG_MS);
         producer = producer("all", 120_000);
         produce(0, 200);
         awaitLogsEqual();
@@ -113,6 +115,7 @@ public class ReplicationIT {
 
     @Test
     public void acksAllNeedsMinInsyncReplicas() throws Exception {
+        start(LAG_MS);
         int leader = leader();
         cluster.stopBroker((leader + 1) % 3);
         cluster.stopBroker((leader + 2) % 3);
@@ -124,6 +127,44 @@ public class ReplicationIT {
         ExecutionException refused = expectFailure(producer.send(new ProducerRecord<>(TOPIC, "refused")));
         assertTrue(String.valueOf(refused.getCause()), refused.getCause() instanceof NotEnoughReplicasException);
         assertEquals("nothing more was appended", 1, log(cluster.broker(leader)).logEndOffset());
+    }
+
+    /**
+     * The leader appends records its followers never get (acks=1, both followers stopped) and stops
+     * before it could drop them from the ISR; a follower is elected, takes new acknowledged records,
+     * and the old leader, back, truncates its unreplicated tail by leader epochs before following.
+     */
+    @Test
+    public void aReturningLeaderTruncatesWhatItNeverReplicated() throws Exception {
+        start(10_000);
+        producer = producer("all", 120_000);
+        produce(0, 100);
+        awaitLogsEqual();
+        int oldLeader = leader();
+        int first = (oldLeader + 1) % 3;
+        int second = (oldLeader + 2) % 3;
+        cluster.stopBroker(first);
+        cluster.stopBroker(second);
+        try (KafkaProducer<String, String> leaderOnly = producer("1", 30_000)) {
+            for (int i = 0; i < 50; i++) {
+                leaderOnly.send(new ProducerRecord<>(TOPIC, "unreplicated-" + i)).get();
+            }
+        }
+        producer.close(Duration.ofSeconds(5));
+        producer = null;
+        assertEquals(150, log(cluster.broker(oldLeader)).logEndOffset());
+        assertEquals("still in sync in ZooKeeper", 3, isr().size());
+        cluster.stopBroker(oldLeader);
+
+        cluster.startBroker(first);
+        cluster.startBroker(second);
+        Conditions.waitUntil(() -> leader() == first || leader() == second, WAIT_MS, "a follower is elected");
+        producer = producer("all", 120_000);
+        produce(100, 30);
+        cluster.startBroker(oldLeader);
+        awaitLogsEqual();
+        assertEquals(130, log(cluster.broker(oldLeader)).logEndOffset());
+        assertEquals(acknowledged, readAll(acknowledged.size()));
     }
 
     private static ExecutionException expectFailure(Future<RecordMetadata> send) throws InterruptedException {
