@@ -294,6 +294,19 @@ public class ProducerStateTest {
     }
 
     @Test
+    public void deletedSegmentsTakeTheirSnapshotsButNotTheProducers() throws IOException {
+        append(batch(PID, 0, 0, 2));
+        log.roll();
+        append(batch(PID, 0, 2, 2));
+        log.roll();
+        append(batch(PID, 0, 4, 2));
+        assertEquals(List.of(2L, 4L), log.producerState().snapshotOffsets());
+        log.deleteRecordsBefore(4);
+        assertEquals(List.of(4L), log.producerState().snapshotOffsets());
+        assertEquals(5, log.producerState().entry(PID).orElseThrow().lastSeq());
+    }
+
+    @Test
     public void theSnapshotFormatRoundTripsAndRejectsTornFiles() {
         List<ProducerStateEntry> entries = List.of(
             new ProducerStateEntry(1, (short) 2, List.of(new BatchMetadata(0, 4, 10, 14, 99)), 1234),
