@@ -22,6 +22,9 @@ final class ProducerStateReplay {
         if (first == null) {
             first = segments.firstKey();
         }
+        if (first > endOffset) {
+            return;
+        }
         for (LogSegment segment : segments.subMap(first, true, endOffset, false).values()) {
             replaySegment(producers, segment, fromOffset, endOffset, nowMs);
         }
