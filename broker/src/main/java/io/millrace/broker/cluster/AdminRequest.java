@@ -10,19 +10,19 @@ import java.util.Map;
  *
  * @param partitions the requested partition count (for a partition increase, the new total); 0 for deletions
  * @param replicationFactor for a creation, the replicas per partition (1 in requests written without one)
- * @param assignment for a partition increase, the broker of each new partition in partition order,
- *     or empty to let the controller place them
+ * @param assignment for a partition increase, the replicas of each new partition in partition order
+ *     (first the preferred leader), or empty to let the controller place them
  * @param creationZxid identifies this request among successive ones for the same topic
  * @param version the znode's data version, for conditional updates
  */
 record AdminRequest(Kind kind, String topic, int partitions, int replicationFactor, Map<String, String> config,
-                    List<Integer> assignment, String error, String message, long creationZxid, int version) {
+                    List<List<Integer>> assignment, String error, String message, long creationZxid, int version) {
 
     enum Kind { CREATE, DELETE, CREATE_PARTITIONS }
 
     AdminRequest {
         config = Map.copyOf(config);
-        assignment = List.copyOf(assignment);
+        assignment = assignment.stream().map(List::copyOf).toList();
     }
 
     boolean isPending() {

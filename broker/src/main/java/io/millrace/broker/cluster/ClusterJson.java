@@ -160,11 +160,14 @@ final class ClusterJson {
         }
     }
 
-    static byte[] createPartitionsRequest(int partitions, List<Integer> assignment) {
+    static byte[] createPartitionsRequest(int partitions, List<List<Integer>> assignment) {
         ObjectNode json = versioned();
         json.put("partitions", partitions);
-        ArrayNode brokers = json.putArray("assignment");
-        assignment.forEach(brokers::add);
+        ArrayNode partitionsArray = json.putArray("assignment");
+        for (List<Integer> replicas : assignment) {
+            ArrayNode ids = partitionsArray.addArray();
+            replicas.forEach(ids::add);
+        }
         return bytes(json);
     }
 
@@ -209,15 +212,20 @@ final class ClusterJson {
             error.isTextual() ? error.asText() : null, json.path("message").asText(""), czxid, version);
     }
 
-    /** A JSON array of broker ids; empty when absent or not an array of integers (the controller then rejects a bad count). */
-    private static List<Integer> brokerList(JsonNode json) {
-        List<Integer> ids = new ArrayList<>();
+    /**
+     * The replicas of each new partition: a JSON array of arrays of broker ids, or of single ids as
+     * written before replication; empty when absent. A malformed entry reads as broker -1, which the
+     * controller rejects as not live.
+     */
+    private static List<List<Integer>> brokerList(JsonNode json) {
+        List<List<Integer>> partitions = new ArrayList<>();
         if (json.isArray()) {
-            for (JsonNode id : json) {
-                ids.add(id.canConvertToInt() ? id.asInt() : -1);
+            for (JsonNode entry : json) {
+                List<Integer> ids = entry.isArray() ? intList(entry) : entry.canConvertToInt() ? List.of(entry.asInt()) : null;
+                partitions.add(ids == null || ids.isEmpty() ? List.of(-1) : ids);
             }
         }
-        return ids;
+        return partitions;
     }
 
     /** Block ends as strings, as Kafka's ZooKeeper-era brokers write them. */

@@ -32,8 +32,8 @@ import java.util.OptionalInt;
  *   admin/delete-topics/&lt;topic&gt;               EPHEMERAL   the requesting broker
  *       {"version":1}  + "error","message" once the controller rejects it
  *   admin/create-partitions/&lt;topic&gt;           EPHEMERAL   the requesting broker
- *       {"version":1,"partitions":6,"assignment":[2,0]}   the new partition count; the broker
- *       of each new partition, or [] for the controller to choose; + "error","message" as above
+ *       {"version":1,"partitions":6,"assignment":[[2,0],[0,1]]}   the new partition count; the
+ *       replicas of each new partition, or [] for the controller to choose; + "error","message" as above
  *   latest_producer_id_block                     persistent  any broker taking a block of producer ids
  *       {"version":1,"broker":2,"block_start":"1000","block_end":"1999"}
  *       the last block handed out; the next starts at block_end + 1. Created by the first

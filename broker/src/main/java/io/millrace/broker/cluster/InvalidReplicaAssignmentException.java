@@ -4,8 +4,8 @@ import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
 
 /**
- * A manual assignment of new partitions that cannot be followed: brokers that are not live, more
- * than one broker for a partition (Millrace keeps one copy), or not one entry per new partition.
+ * A manual assignment of new partitions that cannot be followed: brokers that are not live or named
+ * twice for a partition, another number of replicas than the topic has, or not one entry per new partition.
  * On the wire INVALID_REPLICA_ASSIGNMENT.
  */
 public final class InvalidReplicaAssignmentException extends ApiException {

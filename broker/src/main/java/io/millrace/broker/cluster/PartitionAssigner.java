@@ -52,27 +52,23 @@ final class PartitionAssigner {
 
     /**
      * Replica lists for the partitions from {@code current.size()} up to {@code count}, with as
-     * many replicas as partition 0 has: on the brokers of {@code manual} (one per new partition, in
-     * order; only for topics with one replica per partition) if it is not empty, else placed as above.
+     * many replicas as partition 0 has: those of {@code manual} (one list per new partition, in
+     * order) if it is not empty, else placed as above.
      *
      * @throws io.millrace.common.errors.InvalidPartitionsException unless {@code count} exceeds the current count
-     * @throws InvalidReplicaAssignmentException a manual assignment of the wrong length, naming brokers not live, or for
-     *     a topic with more than one replica per partition
+     * @throws InvalidReplicaAssignmentException a manual assignment of the wrong length, naming brokers not live or twice,
+     *     or with another number of replicas than the topic's
      * @throws InvalidReplicationFactorException fewer live brokers than the topic's replication factor
      */
-    SortedMap<Integer, List<Integer>> assignAdditional(SortedMap<Integer, List<Integer>> current, int count, List<Integer> manual,
-                                                       List<BrokerInfo> liveBrokers) {
+    SortedMap<Integer, List<Integer>> assignAdditional(SortedMap<Integer, List<Integer>> current, int count,
+                                                       List<List<Integer>> manual, List<BrokerInfo> liveBrokers) {
         List<Integer> live = liveBrokers.stream().map(BrokerInfo::id).toList();
-        validateAddition(current.size(), count, manual, live);
         int replicationFactor = current.isEmpty() ? 1 : current.get(current.firstKey()).size();
+        validateAddition(current.size(), replicationFactor, count, manual, live);
         SortedMap<Integer, List<Integer>> added = new TreeMap<>();
         if (!manual.isEmpty()) {
-            if (replicationFactor != 1) {
-                throw new InvalidReplicaAssignmentException("A manual assignment names one broker per new partition, but "
-                    + "the topic has " + replicationFactor + " replicas per partition; let the controller place them");
-            }
             for (int i = 0; i < manual.size(); i++) {
-                added.put(current.size() + i, List.of(manual.get(i)));
+                added.put(current.size() + i, manual.get(i));
             }
             return added;
         }
@@ -92,7 +88,8 @@ final class PartitionAssigner {
                                                         List<Integer> liveBrokers) {
         SortedMap<Integer, List<Integer>> lists = new TreeMap<>();
         current.forEach((p, broker) -> lists.put(p, List.of(broker)));
-        return leaders(assignAdditional(lists, count, manual, withoutRacks(liveBrokers)));
+        List<List<Integer>> manualLists = manual.stream().map(List::of).toList();
+        return leaders(assignAdditional(lists, count, manualLists, withoutRacks(liveBrokers)));
     }
 
     private static List<BrokerInfo> withoutRacks(List<Integer> ids) {
@@ -106,10 +103,12 @@ final class PartitionAssigner {
     }
 
     /**
-     * Checks a partition increase from {@code currentCount} to {@code count}, with Kafka's errors and
-     * messages; the requesting broker checks against its view, the controller again against ZooKeeper.
+     * Checks a partition increase from {@code currentCount} to {@code count} of a topic with
+     * {@code replicationFactor} replicas per partition, with Kafka's errors and messages; the
+     * requesting broker checks against its view, the controller again against ZooKeeper.
      */
-    static void validateAddition(int currentCount, int count, List<Integer> manual, List<Integer> liveBrokers) {
+    static void validateAddition(int currentCount, int replicationFactor, int count, List<List<Integer>> manual,
+                                 List<Integer> liveBrokers) {
         if (count < currentCount) {
             throw new InvalidPartitionsException("Topic currently has " + currentCount + " partitions, which is higher than "
                 + "the requested " + count + ".");
@@ -122,7 +121,17 @@ final class PartitionAssigner {
             throw new InvalidReplicaAssignmentException("Increasing the number of partitions by " + (count - currentCount)
                 + " but " + manual.size() + " assignments provided.");
         }
-        List<Integer> unknown = manual.stream().filter(b -> !liveBrokers.contains(b)).distinct().sorted().toList();
+        for (List<Integer> replicas : manual) {
+            if (replicas.size() != replicationFactor) {
+                throw new InvalidReplicaAssignmentException("Inconsistent replication factor: the topic has " + replicationFactor
+                    + " replicas per partition, an assignment names " + replicas);
+            }
+            if (replicas.stream().distinct().count() != replicas.size()) {
+                throw new InvalidReplicaAssignmentException("Duplicate brokers not allowed in replica assignment: " + replicas + ".");
+            }
+        }
+        List<Integer> unknown = manual.stream().flatMap(List::stream).filter(b -> !liveBrokers.contains(b)).distinct().sorted()
+            .toList();
         if (!unknown.isEmpty()) {
             throw new InvalidReplicaAssignmentException("Unknown broker(s) in replica assignment: " + unknown + ".");
         }

@@ -114,7 +114,7 @@ final class TopicAdmin implements AutoCloseable {
      * this broker's view shows them. The request is checked against this broker's view first (and
      * by the controller again): with {@code validateOnly} that is all that happens.
      */
-    CompletableFuture<Void> createPartitions(String topic, int count, List<Integer> assignment, boolean validateOnly,
+    CompletableFuture<Void> createPartitions(String topic, int count, List<List<Integer>> assignment, boolean validateOnly,
                                              Duration timeout) {
         try {
             TopicNames.validate(topic);
@@ -122,7 +122,7 @@ final class TopicAdmin implements AutoCloseable {
             TopicMetadata current = snapshot.topic(topic)
                 .orElseThrow(() -> new UnknownTopicOrPartitionException("Topic '" + topic + "' does not exist"));
             List<Integer> live = snapshot.liveBrokers().stream().map(BrokerInfo::id).toList();
-            PartitionAssigner.validateAddition(current.partitionCount(), count, assignment, live);
+            PartitionAssigner.validateAddition(current.partitionCount(), current.replicationFactor(), count, assignment, live);
         } catch (MillraceException e) {
             return CompletableFuture.failedFuture(e);
         }

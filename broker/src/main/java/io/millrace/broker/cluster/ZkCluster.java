@@ -262,21 +262,21 @@ public final class ZkCluster implements AutoCloseable {
     /**
      * Asks the controller to grow a topic to {@code count} partitions and completes when this
      * broker's metadata shows them; each broker then opens the logs of the new partitions it got.
-     * {@code assignment} names the broker of each new partition in order, or is empty to let the
-     * controller place them round-robin. With {@code validateOnly} the request is only checked.
+     * {@code assignment} names the replicas of each new partition in order (first the preferred
+     * leader, as many as the topic has), or is empty to let the controller place them. With {@code validateOnly} the request is only checked.
      * Fails with {@link io.millrace.common.errors.UnknownTopicOrPartitionException} for a topic that
      * does not exist, {@link io.millrace.common.errors.InvalidPartitionsException} unless {@code count}
      * exceeds the current count (or for more than 10,000), {@link InvalidReplicaAssignmentException}
-     * for an assignment of the wrong length or naming brokers that are not live, and
+     * for an assignment of the wrong length, the wrong number of replicas or naming brokers that are not live, and
      * {@link java.util.concurrent.TimeoutException} after {@code timeout}. Never blocks the caller.
      */
-    public CompletableFuture<Void> createPartitions(String topic, int count, List<Integer> assignment, boolean validateOnly,
+    public CompletableFuture<Void> createPartitions(String topic, int count, List<List<Integer>> assignment, boolean validateOnly,
                                                     Duration timeout) {
         return state.get() == State.STARTED ? admin.createPartitions(topic, count, assignment, validateOnly, timeout) : notStarted();
     }
 
     /** {@link #createPartitions(String, int, List, boolean, Duration)} with {@code topic.admin.timeout.ms}. */
-    public CompletableFuture<Void> createPartitions(String topic, int count, List<Integer> assignment, boolean validateOnly) {
+    public CompletableFuture<Void> createPartitions(String topic, int count, List<List<Integer>> assignment, boolean validateOnly) {
         return createPartitions(topic, count, assignment, validateOnly, config.topicAdminTimeout());
     }
 

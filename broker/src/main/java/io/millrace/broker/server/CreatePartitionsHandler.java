@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * Grows topics through the controller ({@link ZkCluster#createPartitions}); each broker's assignment
  * listener then opens the logs of the new partitions it got. A partition count is never lowered:
  * a count at or below the current one is INVALID_PARTITIONS, as in Kafka. A manual assignment
- * must name one live broker per new partition (Millrace keeps one copy of each partition;
- * INVALID_REPLICA_ASSIGNMENT otherwise). With validate_only the request is checked against this
+ * must give each new partition as many distinct live brokers as the topic has replicas
+ * (INVALID_REPLICA_ASSIGNMENT otherwise), the first being its preferred leader. With validate_only the request is checked against this
  * broker's view and nothing changes. A topic named twice in one request fails with INVALID_REQUEST.
  * Answered, from whichever thread finishes last, once every topic has grown or failed
  * (REQUEST_TIMED_OUT after the request's timeout).
@@ -53,7 +53,7 @@ final class CreatePartitionsHandler implements ApiHandler {
 
     private CompletableFuture<Void> grow(CreatePartitionsTopic topic, int timeoutMs, boolean validateOnly) {
         try {
-            List<Integer> assignment = brokers(topic.assignments());
+            List<List<Integer>> assignment = brokers(topic.assignments());
             return timeoutMs > 0
                 ? cluster.createPartitions(topic.name(), topic.count(), assignment, validateOnly, Duration.ofMillis(timeoutMs))
                 : cluster.createPartitions(topic.name(), topic.count(), assignment, validateOnly);
@@ -62,18 +62,14 @@ final class CreatePartitionsHandler implements ApiHandler {
         }
     }
 
-    /** The broker of each new partition; empty when the controller is to choose. */
-    private static List<Integer> brokers(List<CreatePartitionsAssignment> assignments) {
+    /** The replicas of each new partition; empty when the controller is to choose. */
+    private static List<List<Integer>> brokers(List<CreatePartitionsAssignment> assignments) {
         if (assignments == null) {
             return List.of();
         }
-        List<Integer> brokers = new ArrayList<>(assignments.size());
+        List<List<Integer>> brokers = new ArrayList<>(assignments.size());
         for (CreatePartitionsAssignment assignment : assignments) {
-            if (assignment.brokerIds().size() != 1) {
-                throw new InvalidReplicaAssignmentException("Millrace keeps one copy of each partition; an assignment names "
-                    + assignment.brokerIds().size() + " brokers, not 1");
-            }
-            brokers.add(assignment.brokerIds().get(0));
+            brokers.add(List.copyOf(assignment.brokerIds()));
         }
         if (brokers.isEmpty()) {
             throw new InvalidReplicaAssignmentException("The assignment of the new partitions is empty");

@@ -54,7 +54,7 @@ public class PartitionIncreaseControllerTest {
             assertEquals(AdminError.UNKNOWN_TOPIC_OR_PARTITION.name(),
                 awaitVerdict(requester, ClusterPaths.createPartitionsRequest("absent")));
             requester.delete().forPath(ClusterPaths.createPartitionsRequest("three"));
-            create(requester, ClusterPaths.createPartitionsRequest("three"), ClusterJson.createPartitionsRequest(4, List.of(9)));
+            create(requester, ClusterPaths.createPartitionsRequest("three"), ClusterJson.createPartitionsRequest(4, List.of(List.of(9))));
             assertEquals(AdminError.INVALID_REPLICA_ASSIGNMENT.name(),
                 awaitVerdict(requester, ClusterPaths.createPartitionsRequest("three")));
             assertEquals(3, broker.metadata().partitionCount("three"));

@@ -35,12 +35,26 @@ public class PartitionIncreaseTest {
     @Test
     public void increasesThatCannotBeFollowedAreRefused() {
         assertEquals("Topic currently has 4 partitions, which is higher than the requested 3.", assertThrows(
-            InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 3, List.of(), List.of(1))).getMessage());
-        assertThrows(InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 4, List.of(), List.of(1)));
-        assertThrows(InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 10_001, List.of(), List.of(1)));
+            InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 1, 3, List.of(), List.of(1))).getMessage());
+        assertThrows(InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 1, 4, List.of(), List.of(1)));
+        assertThrows(InvalidPartitionsException.class, () -> PartitionAssigner.validateAddition(4, 1, 10_001, List.of(), List.of(1)));
         assertThrows(InvalidReplicaAssignmentException.class,
-            () -> PartitionAssigner.validateAddition(1, 3, List.of(1), List.of(1)));
+            () -> PartitionAssigner.validateAddition(1, 1, 3, List.of(List.of(1)), List.of(1)));
         assertEquals("Unknown broker(s) in replica assignment: [9].", assertThrows(InvalidReplicaAssignmentException.class,
-            () -> PartitionAssigner.validateAddition(1, 2, List.of(9), List.of(1))).getMessage());
+            () -> PartitionAssigner.validateAddition(1, 1, 2, List.of(List.of(9)), List.of(1))).getMessage());
+        assertThrows("another replication factor", InvalidReplicaAssignmentException.class,
+            () -> PartitionAssigner.validateAddition(1, 2, 2, List.of(List.of(1)), List.of(1, 2)));
+        assertEquals("Duplicate brokers not allowed in replica assignment: [1, 1].", assertThrows(
+            InvalidReplicaAssignmentException.class,
+            () -> PartitionAssigner.validateAddition(1, 2, 2, List.of(List.of(1, 1)), List.of(1, 2))).getMessage());
+    }
+
+    @Test
+    public void aManualAssignmentOfReplicaListsIsFollowed() {
+        SortedMap<Integer, List<Integer>> current = new TreeMap<>(Map.of(0, List.of(1, 2)));
+        List<BrokerInfo> live = List.of(new BrokerInfo(1, "h", 1, null, 0), new BrokerInfo(2, "h", 2, null, 0),
+            new BrokerInfo(3, "h", 3, null, 0));
+        assertEquals(Map.of(1, List.of(3, 1), 2, List.of(2, 3)),
+            assigner.assignAdditional(current, 3, List.of(List.of(3, 1), List.of(2, 3)), live));
     }
 }

@@ -95,7 +95,7 @@ public class ReplicaPlacementTest {
             assertEquals(2, new HashSet<>(ids).size());
             assertEquals("leader as if created with five", (int) ReplicaPlacement.place(0, 5, 1, brokers, 1, 0).get(p).get(0), (int) ids.get(0));
         });
-        assertThrows(InvalidReplicaAssignmentException.class, () -> assigner.assignAdditional(created, 3, List.of(0), brokers));
+        assertThrows(InvalidReplicaAssignmentException.class, () -> assigner.assignAdditional(created, 3, List.of(List.of(0)), brokers));
     }
 
     private static List<BrokerInfo> brokers(String... racks) {

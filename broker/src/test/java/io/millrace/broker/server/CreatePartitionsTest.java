@@ -165,4 +165,21 @@ public class CreatePartitionsTest {
             assertEquals(3, describe(admin, "placed").size());
         }
     }
+
+    @Test
+    public void newPartitionsOfAReplicatedTopicGetTheReplicasTheAssignmentNames() throws Exception {
+        try (Admin admin = admin()) {
+            admin.createTopics(List.of(new NewTopic("mirrored", 1, (short) 2))).all().get(30, TimeUnit.SECONDS);
+            grow(admin, "mirrored", NewPartitions.increaseTo(3, List.of(List.of(1, 0), List.of(0, 1))));
+            List<TopicPartitionInfo> partitions = describe(admin, "mirrored");
+            assertEquals(List.of(1, 0), partitions.get(1).replicas().stream().map(n -> n.id()).toList());
+            assertEquals(List.of(0, 1), partitions.get(2).replicas().stream().map(n -> n.id()).toList());
+            assertEquals(1, partitions.get(1).leader().id());
+            grow(admin, "mirrored", NewPartitions.increaseTo(4));
+            assertEquals(2, describe(admin, "mirrored").get(3).replicas().size());
+            Throwable oneCopy = failure(admin, "mirrored", NewPartitions.increaseTo(5, List.of(List.of(0))),
+                new CreatePartitionsOptions());
+            assertTrue(oneCopy.toString(), oneCopy instanceof InvalidReplicaAssignmentException);
+        }
+    }
 }
