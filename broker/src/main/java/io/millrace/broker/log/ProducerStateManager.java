@@ -198,7 +198,8 @@ public final class ProducerStateManager {
     }
 
     /**
-     * Rebuilds the state of the log ending at {@code endOffset}, on load and after a truncation:
+     * Rebuilds the state of the log ending at {@code endOffset}, on load and after a truncation (a
+     * follower dropping a divergent tail; call it once the segments are cut, under the append lock):
      * deletes the snapshots above the end, loads the latest that reads back whole (a damaged one is
      * deleted), then replays the producer batches of {@code segments} from its offset on (from the
      * first batch without one). Expired producers are dropped.
@@ -227,17 +228,6 @@ public final class ProducerStateManager {
             Files.deleteIfExists(latest.getValue());
         }
         return -1L;
-    }
-
-    /**
-     * After the log was cut to end at {@code newEnd} (a follower dropping a divergent tail): forgets
-     * the batches from {@code newEnd} on by rebuilding the state from the latest snapshot at or below
-     * it plus the batches of {@code segments} (already cut) after that; the snapshots above go. Call
-     * under the log's append lock.
-     */
-    synchronized void truncateTo(long newEnd, NavigableMap<Long, LogSegment> segments, long nowMs)
-        throws IOException {
-        reload(newEnd, segments, nowMs);
     }
 
     /** Forgets every producer and deletes every snapshot: the log restarts empty at a new offset. */

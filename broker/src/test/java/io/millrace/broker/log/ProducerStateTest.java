@@ -260,13 +260,13 @@ public class ProducerStateTest {
         append(batch(PID, 0, 4, 2));
         ProducerStateManager state = log.producerState();
         long now = time.milliseconds();
-        state.truncateTo(4, log.segmentMap(), now);
+        state.reload(4, log.segmentMap(), now);
         assertEquals(3, state.entry(PID).orElseThrow().lastSeq());
         assertEquals(List.of(2L), state.snapshotOffsets());
-        state.truncateTo(2, log.segmentMap(), now);
+        state.reload(2, log.segmentMap(), now);
         assertEquals(1, state.entry(PID).orElseThrow().lastSeq());
         assertEquals("the snapshot at the new end still holds", List.of(2L), state.snapshotOffsets());
-        state.truncateTo(0, log.segmentMap(), now);
+        state.reload(0, log.segmentMap(), now);
         assertFalse(state.entry(PID).isPresent());
         assertEquals(List.of(), state.snapshotOffsets());
         append(batch(PID, 0, 2, 2));
