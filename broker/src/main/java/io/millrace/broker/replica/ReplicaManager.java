@@ -7,6 +7,8 @@ import io.millrace.broker.cluster.PartitionState;
 import io.millrace.broker.cluster.IsrWriter;
 import io.millrace.broker.log.Log;
 import io.millrace.broker.log.LogManager;
+import io.millrace.broker.network.MetricGroup;
+import io.millrace.broker.network.MetricsRegistry;
 import io.millrace.broker.replica.Partition.IsrChange;
 import io.millrace.broker.replica.ReplicaFetcher.FollowedPartition;
 import io.millrace.common.TopicPartition;
@@ -52,6 +54,7 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
     private final AcksAllWaiters acksAll;
     private final FetcherPool fetchers;
     private final LeaderSide leaderSide = new LeaderSide(this);
+    private boolean closed;
 
     /**
      * @param highWatermarkListener told when a partition's HW moves, to answer consumers' waiting fetches
@@ -77,6 +80,9 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
 
     @Override
     public synchronized void onMetadataChange(ClusterSnapshot previous, ClusterSnapshot current) {
+        if (closed) {
+            return; // a change delivered after close (the listener is added asynchronously) starts nothing
+        }
         Set<TopicPartition> mine = current.partitionsAssignedTo(brokerId);
         for (TopicPartition tp : Set.copyOf(partitions.keySet())) {
             if (!mine.contains(tp)) {
@@ -257,8 +263,24 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
         }
     }
 
+    /**
+     * Exports {@code io.millrace:type=replica-manager}: {@code leader-count} (replicated partitions
+     * this broker leads), {@code partition-count} (replicated partitions with a replica here) and
+     * {@code under-replicated-partitions} (those it leads with fewer in-sync replicas than replicas,
+     * Kafka's first alarm for a lost or lagging broker).
+     */
+    public void bindMetrics(MetricsRegistry registry) {
+        MetricGroup group = registry.group("replica-manager");
+        group.gauge("leader-count", "replicated partitions this broker leads",
+            () -> partitions.values().stream().filter(Partition::isLeader).count());
+        group.gauge("partition-count", "replicated partitions with a replica on this broker", () -> (long) partitions.size());
+        group.gauge("under-replicated-partitions", "partitions this broker leads with fewer in-sync replicas than replicas",
+            () -> partitions.values().stream().filter(p -> p.isLeader() && p.isr().size() < p.replicas().size()).count());
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
         scheduler.shutdownNow();
         acksAll.close();
         fetchers.close();

@@ -83,6 +83,7 @@ public final class Broker implements AutoCloseable {
             purgatory::onAppend);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
+        replicas.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
         logManager.addLogListener(purgatory.deletionListener());
         this.network = new NetworkServer(config.network(), dispatcher(time, topicMetrics), time, metrics);

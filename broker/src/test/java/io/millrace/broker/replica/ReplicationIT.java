@@ -11,6 +11,7 @@ import io.millrace.broker.server.Broker;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.testkit.Conditions;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.NotEnoughReplicasException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import javax.management.ObjectName;
 import org.junit.After;
 import org.junit.Test;
 
@@ -102,10 +104,12 @@ public class ReplicationIT {
         // acks=all waits until the follower, behind the new records, has been out of sync for the lag time
         produce(200, 200);
         Conditions.waitUntil(() -> isr().size() == 2, WAIT_MS, "broker " + follower + " leaves the ISR");
+        assertEquals(1L, underReplicated(leader));
 
         cluster.startBroker(follower);
         Conditions.waitUntil(() -> isr().size() == 3, WAIT_MS, "broker " + follower + " rejoins the ISR");
         awaitLogsEqual();
+        Conditions.waitUntil(() -> underReplicated(leader) == 0, WAIT_MS, "the leader counts no under-replicated partition");
 
         cluster.stopBroker(leader);
         Conditions.waitUntil(() -> leader() >= 0 && leader() != leader, WAIT_MS, "a new leader is elected");
@@ -240,6 +244,16 @@ public class ReplicationIT {
 
     private static Log log(Broker broker) {
         return broker.logManager().getLog(TOPIC, 0).orElseThrow();
+    }
+
+    /** The leader's {@code under-replicated-partitions} gauge, over JMX. */
+    private static long underReplicated(int brokerId) {
+        try {
+            return (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
+                new ObjectName("io.millrace:type=replica-manager,broker=" + brokerId), "under-replicated-partitions");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private ClusterSnapshot snapshot() {
