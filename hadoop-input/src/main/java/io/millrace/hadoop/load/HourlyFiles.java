@@ -22,7 +22,9 @@ import org.apache.hadoop.fs.Path;
  * overlap, so names never collide in the data root, and a rerun of the same plan writes the same names.
  * All small partitions of a split that fall into one hour share one file. Events are appended as the
  * Avro binary they came in: a file holds the events of one writer's schema, whose encoding they already
- * are, so decoding and encoding them again would give the same datum. Not thread-safe.
+ * are, so decoding and encoding them again would give the same datum. The appending itself, where the
+ * blocks are compressed and written, runs on a thread of its own ({@link BackgroundAppender}), beside the
+ * task's reading. Not thread-safe.
  */
 final class HourlyFiles implements AutoCloseable {
 
@@ -34,6 +36,8 @@ final class HourlyFiles implements AutoCloseable {
     private final CodecFactory codec;
     private final Map<String, String> namesByTopic;
     private final Map<String, Open> open = new LinkedHashMap<>();
+    private final String appenderName;
+    private BackgroundAppender appender;   // started with the first event
     private Open last;
 
     HourlyFiles(FileSystem fs, Path work, LoadConfig config, Map<String, String> namesByTopic) {
@@ -43,6 +47,7 @@ final class HourlyFiles implements AutoCloseable {
         this.codec = config.codec().equals("deflate") ? CodecFactory.deflateCodec(config.deflateLevel())
             : CodecFactory.snappyCodec();
         this.namesByTopic = namesByTopic;
+        this.appenderName = "millrace-load-appender-" + work.getName();
     }
 
     // hot path: once per event
@@ -56,7 +61,10 @@ final class HourlyFiles implements AutoCloseable {
             file = fileFor(topic, hour, schemaId, schema);
             last = file;
         }
-        file.writer.appendEncoded(datum);
+        if (appender == null) {
+            appender = new BackgroundAppender(appenderName);
+        }
+        appender.append(file.writer, datum);
         file.records++;
     }
 
@@ -82,6 +90,10 @@ final class HourlyFiles implements AutoCloseable {
 
     /** Closes every file and returns what was written. */
     List<WrittenFile> finish() throws IOException {
+        if (appender != null) {
+            appender.finish();
+            appender = null;
+        }
         List<WrittenFile> written = new ArrayList<>();
         for (Open file : open.values()) {
             file.writer.close();
@@ -93,13 +105,29 @@ final class HourlyFiles implements AutoCloseable {
         return written;
     }
 
+    /**
+     * Stops appending and closes every file still open, whatever was written: for a task that failed, whose
+     * files are thrown away. Does nothing after {@link #finish}.
+     */
     @Override
     public void close() throws IOException {
+        if (appender != null) {
+            appender.abort();
+            appender = null;
+        }
+        IOException failed = null;
         for (Open file : open.values()) {
-            file.writer.close();
+            try {
+                file.writer.close();
+            } catch (IOException e) {
+                failed = failed == null ? e : failed;
+            }
         }
         open.clear();
         last = null;
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     private static final class Open {

@@ -20,6 +20,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The load's map task: writes each event, as the Avro binary it came in (checked, not decoded:
@@ -34,6 +36,8 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
 
     /** The counter group of events written per topic. */
     public static final String TOPIC_COUNTER_GROUP = "Millrace events by topic";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoadMapper.class);
 
     private MillraceInputSplit split;
     private Path work;
@@ -68,6 +72,27 @@ public class LoadMapper extends Mapper<MillraceKey, MillraceValue, NullWritable,
         first.forEach((topic, range) -> names.put(topic,
             range.name() + (count.get(topic) > 1 ? "+" + (count.get(topic) - 1) + "more" : "")));
         return names;
+    }
+
+    /** The task; a task that fails stops its file writing and closes its files (they are thrown away with it). */
+    @Override
+    public void run(Context context) throws IOException, InterruptedException {
+        try {
+            super.run(context);
+        } finally {
+            closeFiles();
+        }
+    }
+
+    private void closeFiles() {
+        if (files == null) {
+            return;
+        }
+        try {
+            files.close();
+        } catch (IOException e) {
+            LOG.warn("Closing the files of a failed task: {}", e.toString());
+        }
     }
 
     @Override
