@@ -15,6 +15,7 @@ import io.millrace.common.TopicPartition;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.utils.Time;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -50,6 +51,8 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
     private final IsrWriter isrWriter;
     private final Consumer<TopicPartition> highWatermarkListener;
     private final Map<TopicPartition, Partition> partitions = new ConcurrentHashMap<>();
+    /** The log each replica was made for; only the metadata thread touches it. */
+    private final Map<TopicPartition, Log> replicaLogs = new HashMap<>();
     private final ScheduledExecutorService scheduler;
     private final AcksAllWaiters acksAll;
     private final FetcherPool fetchers;
@@ -103,8 +106,12 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
         if (log.isEmpty()) {
             return; // not opened yet (or failed): the next change applies it
         }
+        if (replicaLogs.containsKey(tp) && replicaLogs.get(tp) != log.get()) {
+            drop(tp); // the topic was deleted and created again: a new log, a new replica
+        }
         Partition partition = partitions.computeIfAbsent(tp, k -> {
             ReplicaLog.highWatermarkFollowsLogEnd(log.get(), false);
+            replicaLogs.put(k, log.get());
             return new Partition(k, brokerId, time, config.lagTimeMaxMs());
         });
         try {
@@ -148,6 +155,7 @@ public final class ReplicaManager implements MetadataListener, AutoCloseable {
 
     private void drop(TopicPartition tp) {
         Partition dropped = partitions.remove(tp);
+        replicaLogs.remove(tp);
         if (dropped != null) {
             dropped.resign();
             fetchers.stop(tp);

@@ -133,6 +133,28 @@ public class ReplicationIT {
         assertEquals("nothing more was appended", 1, log(cluster.broker(leader)).logEndOffset());
     }
 
+    @Test
+    public void aTopicCreatedAgainUnderTheSameNameIsReplicatedAfresh() throws Exception {
+        start(LAG_MS);
+        producer = producer("all", 120_000);
+        produce(0, 20);
+        awaitLogsEqual();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            admin.deleteTopics(List.of(TOPIC)).all().get();
+            Conditions.waitUntil(() -> !snapshot().hasTopic(TOPIC), WAIT_MS, "the topic is gone");
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 3).configs(Map.of("min.insync.replicas", "2"))))
+                .all().get();
+        }
+        Conditions.waitUntil(() -> isr().size() == 3 && leader() >= 0, WAIT_MS, "the new topic is led with three in sync");
+        acknowledged.clear();
+        produce(100, 10);
+        awaitLogsEqual();
+        for (Broker broker : running()) {
+            assertEquals("broker " + broker.brokerId(), 10, log(broker).logEndOffset());
+        }
+        assertEquals(acknowledged, readAll(acknowledged.size()));
+    }
+
     /**
      * The leader appends records its followers never get (acks=1, both followers stopped) and stops
      * before it could drop them from the ISR; a follower is elected, takes new acknowledged records,
