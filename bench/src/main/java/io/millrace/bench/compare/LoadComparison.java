@@ -19,8 +19,8 @@ import java.util.function.ToDoubleFunction;
  * own JVM, a schema registry on the broker's ZooKeeper in this one. One single-partition topic is filled
  * with {@value #EVENT_COUNT} × scale Avro events of about 200 B ({@link LoadEvents}), unmeasured; then
  * each run reads all of it three ways, in one order in odd runs and the reverse in even ones: the
- * consumer alone counting value bytes, the consumer alone decoding every value as the loader does, and
- * one load on the LocalJobRunner into a fresh data root. Prints a Markdown table of records/s and MB/s
+ * consumer alone counting value bytes, the consumer alone decoding every value as the InputFormat's avro
+ * values are, and one load on the LocalJobRunner into a fresh data root. Prints a Markdown table of records/s and MB/s
  * (value bytes) as min / median / max over the runs, with the ratio load/consumer of each run.
  *
  * <p>Before the measured runs a warm-up round over a topic of a fiftieth of the events (at least 1,000)

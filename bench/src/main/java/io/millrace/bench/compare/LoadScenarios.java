@@ -25,7 +25,7 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * The two sides of the load comparison, each reading every message of partition 0 of a topic with
  * the consumer's default settings (the loader's too): the consumer alone ({@link PartitionReader},
- * optionally decoding each value as the loader does) and one load ({@link LoadJob} on the
+ * optionally decoding each value as the InputFormat's avro values are) and one load ({@link LoadJob} on the
  * LocalJobRunner, its defaults otherwise) into a fresh {@code file://} data root and state directory.
  */
 final class LoadScenarios {
@@ -51,7 +51,8 @@ final class LoadScenarios {
     /**
      * Reads offsets {@code [0, end)} of partition 0 of {@code topic}; with {@code decode}, each value
      * becomes a {@link GenericRecord} with its writer's schema from the registry (fetched once, then
-     * cached), as the loader's record reader does. Nothing else is done with the records.
+     * cached), as the InputFormat's record reader does for a job's avro values (the load only checks them
+     * against that schema and reads their header time). Nothing else is done with the records.
      */
     static Timed consume(String bootstrap, String registryUrl, String topic, long end, boolean decode) {
         AvroDeserializer<GenericRecord> decoder = new AvroDeserializer<>(registry(registryUrl));
