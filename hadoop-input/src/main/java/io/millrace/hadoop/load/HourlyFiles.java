@@ -30,6 +30,13 @@ final class HourlyFiles implements AutoCloseable {
 
     static final String DATA_DIRECTORY = "data";
 
+    // Hadoop's checksummed file systems hand the data to the file in pieces of 4.6 KB, each a write call
+    // with the default 4 KB buffer; a 256 KB buffer cut the cost of writing an event by about 40%. Only a
+    // task's first files get it (a file costs twice the buffer: data and checksums), so a task writing
+    // many topics and hours stays within a few tens of MB.
+    private static final int WRITE_BUFFER_BYTES = 256 * 1024;
+    private static final int LARGE_BUFFER_FILES = 64;
+
     private final FileSystem fs;
     private final Path work;
     private final HourLayout layout;
@@ -84,7 +91,8 @@ final class HourlyFiles implements AutoCloseable {
         writer.setCodec(codec);
         writer.setMeta("millrace.topic", topic);
         writer.setMeta("millrace.schema.id", schemaId);
-        writer.create(schema, fs.create(new Path(work, relative), true));
+        int buffer = open.size() < LARGE_BUFFER_FILES ? WRITE_BUFFER_BYTES : fs.getConf().getInt("io.file.buffer.size", 4096);
+        writer.create(schema, fs.create(new Path(work, relative), true, buffer));
         return new Open(writer, new WrittenFile(relative, topic, hour, schemaId, 0));
     }
 
