@@ -18,6 +18,10 @@ import java.util.Set;
  *     itself (records acknowledged by the old ISR may be lost); otherwise the partition goes
  *     offline (leader -1) and its ISR stays as it was, so that its last members keep their claim
  *     and one of them leads again when it returns.</li>
+ * <li><b>Lost followers</b>: the leader is live but members of its ISR are not. They leave the ISR
+ *     at once, the leader staying, as Kafka's controller drops a dead broker's replicas, rather than
+ *     when the leader finds them lagging, which takes new records: until then the ISR (and the
+ *     leader's under-replicated count) would name a dead broker as in sync.</li>
  * <li><b>Controlled shutdown</b> of the leader: leadership moves to the first other live ISR
  *     member, which the ISR then loses; a partition with no such member keeps its leader.</li>
  * <li><b>Preferred leader</b>: a partition led by another broker than its first replica goes back
@@ -41,7 +45,9 @@ record LeaderElection(TopicPartition partition, PartitionState before, int leade
     static Optional<LeaderElection> failover(TopicPartition tp, PartitionState state, Set<Integer> live, Set<Integer> shuttingDown,
                                              boolean uncleanAllowed) {
         if (live.contains(state.leader())) {
-            return Optional.empty();
+            List<Integer> isr = state.isr().stream().filter(live::contains).toList();
+            return isr.size() == state.isr().size() ? Optional.empty()
+                : Optional.of(new LeaderElection(tp, state, state.leader(), isr, "in-sync replicas not live", false));
         }
         for (int replica : state.replicas()) {
             if (eligible(replica, live, shuttingDown) && state.inSync(replica)) {

@@ -32,7 +32,20 @@ public class LeaderElectionTest {
         assertEquals(8, elected.leaderEpoch());
         assertEquals(List.of(4, 3, 2), elected.isr());
         assertEquals(3, LeaderElection.failover(TP, state, Set.of(2, 3, 4), Set.of(2), false).orElseThrow().leader());
-        assertEquals(Optional.empty(), LeaderElection.failover(TP, state, Set.of(1, 2), Set.of(), false));
+        assertEquals(Optional.empty(), LeaderElection.failover(TP, state, Set.of(1, 2, 3, 4), Set.of(), false));
+    }
+
+    @Test
+    public void inSyncFollowersThatAreNotLiveLeaveTheIsrWhileTheLeaderStays() {
+        PartitionState state = new PartitionState(List.of(1, 2, 3, 4), 1, 7, List.of(4, 3, 1, 2), 5);
+        LeaderElection shrunk = LeaderElection.failover(TP, state, Set.of(1, 2), Set.of(), false).orElseThrow();
+        assertEquals(1, shrunk.leader());
+        assertEquals(List.of(1, 2), shrunk.isr());
+        assertEquals(8, shrunk.leaderEpoch());
+        assertTrue(!shrunk.unclean());
+        PartitionState outOfSyncDead = new PartitionState(List.of(1, 2, 3), 1, 7, List.of(1, 2), 5);
+        assertEquals("a dead replica outside the ISR changes nothing", Optional.empty(),
+            LeaderElection.failover(TP, outOfSyncDead, Set.of(1, 2), Set.of(), false));
     }
 
     @Test
