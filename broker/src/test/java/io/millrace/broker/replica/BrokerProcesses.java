@@ -120,6 +120,26 @@ final class BrokerProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * SIGSTOP: the process stops where it is until {@link #resume}, its connections and ZooKeeper
+     * session open (for less than the session timeout): registered, but neither fetching nor answering.
+     */
+    void pause(int id) throws Exception {
+        signal(id, "STOP");
+    }
+
+    /** SIGCONT after {@link #pause}. */
+    void resume(int id) throws Exception {
+        signal(id, "CONT");
+    }
+
+    private void signal(int id, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(processes[id].pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new AssertionError("kill -" + signal + " of broker " + id + " failed");
+        }
+    }
+
     /** What broker {@code id} has printed and logged so far. */
     String outputOf(int id) throws IOException {
         return Files.readString(output(id), StandardCharsets.UTF_8);
@@ -135,6 +155,11 @@ final class BrokerProcesses implements AutoCloseable {
 
     Path output(int id) {
         return home.resolve("broker-" + id + ".out");
+    }
+
+    /** Broker {@code id}'s address alone, for a client that must not wait on any other broker. */
+    String address(int id) {
+        return "127.0.0.1:" + ports[id];
     }
 
     String bootstrapServers() {

@@ -155,44 +155,6 @@ public class ReplicationIT {
         assertEquals(acknowledged, readAll(acknowledged.size()));
     }
 
-    /**
-     * The leader appends records its followers never get (acks=1, both followers stopped) and stops
-     * before it could drop them from the ISR; a follower is elected, takes new acknowledged records,
-     * and the old leader, back, truncates its unreplicated tail by leader epochs before following.
-     */
-    @Test
-    public void aReturningLeaderTruncatesWhatItNeverReplicated() throws Exception {
-        start(10_000);
-        producer = producer("all", 120_000);
-        produce(0, 100);
-        awaitLogsEqual();
-        int oldLeader = leader();
-        int first = (oldLeader + 1) % 3;
-        int second = (oldLeader + 2) % 3;
-        cluster.stopBroker(first);
-        cluster.stopBroker(second);
-        try (KafkaProducer<String, String> leaderOnly = producer("1", 30_000)) {
-            for (int i = 0; i < 50; i++) {
-                leaderOnly.send(new ProducerRecord<>(TOPIC, "unreplicated-" + i)).get();
-            }
-        }
-        producer.close(Duration.ofSeconds(5));
-        producer = null;
-        assertEquals(150, log(cluster.broker(oldLeader)).logEndOffset());
-        assertEquals("still in sync in ZooKeeper", 3, isr().size());
-        cluster.stopBroker(oldLeader);
-
-        cluster.startBroker(first);
-        cluster.startBroker(second);
-        Conditions.waitUntil(() -> leader() == first || leader() == second, WAIT_MS, "a follower is elected");
-        producer = producer("all", 120_000);
-        produce(100, 30);
-        cluster.startBroker(oldLeader);
-        awaitLogsEqual();
-        assertEquals(130, log(cluster.broker(oldLeader)).logEndOffset());
-        assertEquals(acknowledged, readAll(acknowledged.size()));
-    }
-
     private static ExecutionException expectFailure(Future<RecordMetadata> send) throws InterruptedException {
         try {
             send.get();
