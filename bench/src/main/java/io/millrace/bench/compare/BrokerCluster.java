@@ -123,8 +123,18 @@ abstract class BrokerCluster implements AutoCloseable {
      * once every partition has a leader: the leader's broker id by partition.
      */
     Map<Integer, Integer> createTopic(String topic, int partitions) throws Exception {
+        return createTopic(topic, partitions, 1, Map.of());
+    }
+
+    /**
+     * As {@link #createTopic(String, int)}, with {@code replicationFactor} replicas of each partition
+     * and the topic settings in {@code configs} (such as {@code min.insync.replicas}).
+     */
+    Map<Integer, Integer> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs)
+        throws Exception {
         try (Admin admin = admin()) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            NewTopic newTopic = new NewTopic(topic, partitions, (short) replicationFactor).configs(configs);
+            admin.createTopics(List.of(newTopic)).all().get(60, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (true) {
                 Map<Integer, Integer> leaders = leaders(admin, topic);

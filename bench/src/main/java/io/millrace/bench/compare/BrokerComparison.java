@@ -73,12 +73,14 @@ public final class BrokerComparison {
 
     /** Scenario 5: records per producer (three of them) per run, at scale 1. */
     static final long SCALING_COUNT_PER_PRODUCER = 500_000L;
+    /** Scenario 7: records per producer (three of them) per run and topic layout, at scale 1. */
+    static final long REPLICATION_COUNT_PER_PRODUCER = 300_000L;
     /** Scenario 6: each ceiling is the best of this many measurements. */
     static final int CEILING_ATTEMPTS = 3;
 
     static final String E2E_FIXED = "3. end-to-end at 10,000 msg/s";
     static final String E2E_HALF = "3. end-to-end at half the maximum, tuned producer";
-    static final Set<Integer> ALL_SCENARIOS = Set.of(1, 2, 3, 4, 5, 6);
+    static final Set<Integer> ALL_SCENARIOS = Set.of(1, 2, 3, 4, 5, 6, 7);
 
     /** {@code --scenarios}: the numbers of the scenarios to run. */
     Set<Integer> scenarios = ALL_SCENARIOS;
@@ -165,8 +167,12 @@ public final class BrokerComparison {
             if (selected(1, 2, 3, 4)) {
                 runMatrix(parent);
             }
+            ClusterScenarios clusters = new ClusterScenarios(this, parent);
             if (selected(5)) {
-                runScaling(parent);
+                clusters.runScaling();
+            }
+            if (selected(7)) {
+                clusters.runReplication();
             }
         } finally {
             BrokerProcess.deleteRecursively(parent);
@@ -244,35 +250,6 @@ public final class BrokerComparison {
                     System.err.printf(run <= 0 ? "bench: warm-up (not reported), %3$s%n" : "bench: run %d of %d, %s%n",
                         run, runs, cell.label());
                     runRound(cell, brokers.get(side), run, run == first && run <= 0);
-                }
-            }
-        }
-    }
-
-    /**
-     * Scenario 5, with Kafka's producer on both sides: for each cluster size a cluster of each kind,
-     * both up at once so that the runs can alternate as everywhere else, each run to a topic of its own.
-     */
-    private void runScaling(Path parent) throws Exception {
-        long perProducer = count(SCALING_COUNT_PER_PRODUCER);
-        for (int brokers : ScalingScenario.BROKER_COUNTS) {
-            String scenario = "5. scaling, " + brokers + (brokers == 1 ? " broker" : " brokers") + ", 3 producers";
-            System.err.println("bench: " + scenario);
-            try (BrokerCluster millrace = BrokerCluster.start(MILLRACE, brokers, parent, out.resolve("logs"), heap);
-                 BrokerCluster kafka = BrokerCluster.start(KAFKA, brokers, parent, out.resolve("logs"), heap)) {
-                Map<String, BrokerCluster> clusters = Map.of(MILLRACE, millrace, KAFKA, kafka);
-                for (int run = 1; run <= runs; run++) {
-                    for (String side : order(run)) {
-                        BrokerCluster cluster = clusters.get(side);
-                        String topic = ScalingScenario.TOPIC + "-" + run;
-                        cluster.createTopic(topic, ScalingScenario.PARTITIONS);
-                        Measurement m = ScalingScenario.produce(cluster.bootstrapServers(), topic, ScalingScenario.PARTITIONS,
-                            ScalingScenario.PRODUCERS, perProducer);
-                        Cell cell = Cell.of(BenchClient.KAFKA, side);
-                        add(scenario, "records/s", true, cell, m.recordsPerSecond());
-                        add(scenario, "MB/s", true, cell, m.megabytesPerSecond());
-                        System.err.printf(Locale.ROOT, "bench:   run %d %s: %.0f records/s%n", run, side, m.recordsPerSecond());
-                    }
                 }
             }
         }

@@ -76,13 +76,13 @@ final class ComparisonOptions {
         return bench;
     }
 
-    /** {@code --scenarios 1,5}: scenario numbers from 1 to 6. */
+    /** {@code --scenarios 1,5}: scenario numbers from 1 to 7. */
     static Set<Integer> scenarios(String list) {
         Set<Integer> chosen = new TreeSet<>();
         for (String n : list.split(",")) {
             int scenario = Integer.parseInt(n.trim());
             if (!BrokerComparison.ALL_SCENARIOS.contains(scenario)) {
-                fail("no scenario " + scenario + "; the scenarios are 1 to 6");
+                fail("no scenario " + scenario + "; the scenarios are 1 to 7");
             }
             chosen.add(scenario);
         }

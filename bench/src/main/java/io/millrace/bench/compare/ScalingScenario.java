@@ -63,6 +63,12 @@ final class ScalingScenario {
      */
     static Measurement produce(String bootstrap, String topic, int partitions, int producers, long countPerProducer)
         throws Exception {
+        return produce(bootstrap, topic, partitions, producers, countPerProducer, Map.of());
+    }
+
+    /** As above, with {@code settings} over the tuned producer's (such as {@code acks}). */
+    static Measurement produce(String bootstrap, String topic, int partitions, int producers, long countPerProducer,
+                               Map<String, String> settings) throws Exception {
         CountDownLatch ready = new CountDownLatch(producers);
         CountDownLatch go = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(producers);
@@ -70,7 +76,8 @@ final class ScalingScenario {
             List<Future<ProducerResult>> results = new ArrayList<>();
             for (int i = 0; i < producers; i++) {
                 int producer = i;
-                results.add(threads.submit(() -> send(bootstrap, topic, partitions, producer, countPerProducer, ready, go)));
+                results.add(threads.submit(() -> send(config(bootstrap, settings), topic, partitions, producer,
+                    countPerProducer, ready, go)));
             }
             awaitReady(ready, results);
             long start = System.nanoTime();
@@ -112,13 +119,13 @@ final class ScalingScenario {
      * towards the brokers that answer fastest: this way every partition, and so every broker in
      * proportion to the partitions it leads, gets exactly the same number of records on either side.
      */
-    private static ProducerResult send(String bootstrap, String topic, int partitions, int producer, long count,
+    private static ProducerResult send(Properties config, String topic, int partitions, int producer, long count,
                                        CountDownLatch ready, CountDownLatch go) throws Exception {
         byte[] value = new byte[Scenarios.MESSAGE_BYTES];
         new Random(42 + producer).nextBytes(value);
         AtomicReference<Exception> failure = new AtomicReference<>();
         AtomicLong acked = new AtomicLong();
-        try (KafkaProducer<byte[], byte[]> kafkaProducer = new KafkaProducer<>(config(bootstrap))) {
+        try (KafkaProducer<byte[], byte[]> kafkaProducer = new KafkaProducer<>(config)) {
             kafkaProducer.partitionsFor(topic); // metadata outside the timing
             ready.countDown();
             go.await();
@@ -144,8 +151,8 @@ final class ScalingScenario {
         }
     }
 
-    /** The producer settings of the single-broker comparison's tuned producer. */
-    private static Properties config(String bootstrap) {
+    /** The producer settings of the single-broker comparison's tuned producer, then {@code settings}. */
+    private static Properties config(String bootstrap, Map<String, String> settings) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
         props.put("key.serializer", ByteArraySerializer.class.getName());
@@ -154,6 +161,7 @@ final class ScalingScenario {
         props.put("enable.idempotence", "false");
         props.put("compression.type", "none");
         props.putAll(ProducerMode.TUNED.config);
+        props.putAll(settings);
         return props;
     }
 

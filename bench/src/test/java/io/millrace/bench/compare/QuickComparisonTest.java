@@ -29,7 +29,7 @@ public class QuickComparisonTest {
     @Rule
     public final TemporaryFolder tmp = new TemporaryFolder();
 
-    @Test(timeout = 180_000)
+    @Test(timeout = 300_000)
     public void everyScenarioProducesNumbersAgainstBothBrokers() throws Exception {
         Path out = tmp.newFolder("results").toPath();
         BrokerComparison bench = new BrokerComparison(BrokerComparison.QUICK_SCALE, BrokerComparison.QUICK_RUNS,
@@ -43,13 +43,14 @@ public class QuickComparisonTest {
         assertEquals(Set.of("1. producer batch 1", "1. producer batch 50", "1. producer tuned",
             "2. consumer 200 KB fetch", "2. consumer defaults", BrokerComparison.E2E_FIXED, BrokerComparison.E2E_HALF,
             "4. storage after producer batch 1", "4. storage after producer batch 50", "4. storage after producer tuned",
-            "5. scaling, 1 broker, 3 producers", "5. scaling, 2 brokers, 3 producers", "5. scaling, 3 brokers, 3 producers"),
+            "5. scaling, 1 broker, 3 producers", "5. scaling, 2 brokers, 3 producers", "5. scaling, 3 brokers, 3 producers",
+            ReplicationScenario.Layout.REPLICATED.scenario, ReplicationScenario.Layout.SINGLE.scenario),
             scenarios);
         assertEquals(4, bench.ceilings.size());
         bench.ceilings.forEach(c -> assertTrue(c.name(), c.messagesPerSecond() > 0 && Double.isFinite(c.messagesPerSecond())));
         for (Figure f : bench.figures.values()) {
             boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch")
-                || f.scenario.startsWith("5.");
+                || f.scenario.startsWith("5.") || f.scenario.startsWith("7.");
             Set<Cell> expected = kafkaOnly ? Set.of(Cell.KAFKA_ON_MILLRACE, Cell.KAFKA_ON_KAFKA) : new HashSet<>(Cell.matrix());
             if (f.scenario.startsWith("1.")) {
                 expected.add(Cell.AUDITED_MILLRACE_ON_MILLRACE);
