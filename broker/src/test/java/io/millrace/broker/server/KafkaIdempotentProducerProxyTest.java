@@ -19,14 +19,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
 import org.junit.After;
 import org.junit.AfterClass;
 import org.junit.Before;
@@ -61,24 +58,7 @@ public class KafkaIdempotentProducerProxyTest {
         }
     }).around(CLUSTER);
 
-    private final AtomicInteger duplicates = new AtomicInteger();
-    private final AppenderSkeleton duplicateCounter = new AppenderSkeleton() {
-        @Override
-        protected void append(LoggingEvent event) {
-            if (event.getRenderedMessage().contains("not appended")) {
-                duplicates.incrementAndGet();
-            }
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public boolean requiresLayout() {
-            return false;
-        }
-    };
+    private final DuplicateAppendCounter duplicateCounter = new DuplicateAppendCounter();
 
     private static ServerSocket reserve() {
         try {
@@ -152,6 +132,6 @@ public class KafkaIdempotentProducerProxyTest {
             assertEquals("record " + n + "'s offset", n / partitions, acks.get(n).get(30, TimeUnit.SECONDS).offset());
         }
         KafkaClientsTest.assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), topic, partitions, acks.size()));
-        assertTrue("a lost answer's batch came back and was answered as a duplicate", duplicates.get() >= 1);
+        assertTrue("a lost answer's batch came back and was answered as a duplicate", duplicateCounter.count() >= 1);
     }
 }

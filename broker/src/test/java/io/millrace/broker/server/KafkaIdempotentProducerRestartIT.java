@@ -31,10 +31,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.log4j.AppenderSkeleton;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
-import org.apache.log4j.spi.LoggingEvent;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.rules.ExternalResource;
@@ -74,24 +72,7 @@ public class KafkaIdempotentProducerRestartIT {
     private final Map<Integer, long[]> acked = new ConcurrentHashMap<>();
     private final List<Exception> failures = new CopyOnWriteArrayList<>();
     private final AtomicInteger sent = new AtomicInteger();
-    private final AtomicInteger duplicates = new AtomicInteger();
-    private final AppenderSkeleton duplicateCounter = new AppenderSkeleton() {
-        @Override
-        protected void append(LoggingEvent event) {
-            if (event.getRenderedMessage().contains("not appended")) {
-                duplicates.incrementAndGet();
-            }
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public boolean requiresLayout() {
-            return false;
-        }
-    };
+    private final DuplicateAppendCounter duplicateCounter = new DuplicateAppendCounter();
 
     private static ServerSocket reserve() {
         try {
@@ -128,7 +109,7 @@ public class KafkaIdempotentProducerRestartIT {
         } finally {
             producerState.removeAppender(duplicateCounter);
         }
-        LOG.info("{} records sent, {} resent batches answered as duplicates", sent.get(), duplicates.get());
+        LOG.info("{} records sent, {} resent batches answered as duplicates", sent.get(), duplicateCounter.count());
         assertEquals("no send failed: " + failures, List.of(), failures);
         assertEquals("every record sent was acknowledged", sent.get(), acked.size());
         assertReadBackOnceAtTheirOffsets(readAll(sent.get()));
