@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.curator.framework.api.transaction.TransactionOp;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.RuleChain;
@@ -25,9 +26,13 @@ public class IsrWriterTest {
     public void aLeaderShrinksTheIsrButLosesToAConcurrentElection() throws Exception {
         ZkCluster one = brokers.start(1);
         IsrWriter writer = new IsrWriter(one.curator());
-        one.curator().create().forPath(ClusterPaths.topic("t"), ClusterJson.topic(Map.of(0, List.of(1, 2))));
-        one.curator().create().creatingParentsIfNeeded().forPath(ClusterPaths.partitionState("t", 0),
-            ClusterJson.partitionState(1, 0, List.of(1, 2)));
+        // topic and state in one transaction: the controller, seeing a topic without state, would write one
+        TransactionOp op = one.curator().transactionOp();
+        one.curator().transaction().forOperations(
+            op.create().forPath(ClusterPaths.topic("t"), ClusterJson.topic(Map.of(0, List.of(1, 2)))),
+            op.create().forPath(ClusterPaths.partitions("t")),
+            op.create().forPath(ClusterPaths.partition("t", 0)),
+            op.create().forPath(ClusterPaths.partitionState("t", 0), ClusterJson.partitionState(1, 0, List.of(1, 2))));
         PartitionState read = writer.read("t", 0, List.of(1, 2)).orElseThrow();
         assertEquals(new PartitionState(List.of(1, 2), 1, 0, List.of(1, 2), 0), read);
 
