@@ -95,7 +95,8 @@ public final class LoadConfig extends AbstractConfig {
     public static final String VALUE_FORMAT_CONFIG = "millrace.hadoop.value.format";
     static final String VALUE_FORMAT_DOC = "What the InputFormat hands a mapper as the value: raw (the message's "
         + "bytes) or avro (also the decoded GenericRecord; undecodable messages go to the error output). The load "
-        + "always decodes.";
+        + "job reads neither: it takes each event's Avro bytes as they came, checked against the writer's schema, "
+        + "and decodes only the event header's time.";
 
     /** Where {@link #writeTo} lists the names of the settings it put into a Hadoop configuration. */
     public static final String LOCK_LEASE_MS_CONFIG = "millrace.hadoop.lock.lease.ms";
