@@ -57,6 +57,7 @@ public final class DeleteGroupsHandler implements ApiHandler {
     }
 
     private Errors deleteNodes(String groupId) throws Exception {
+        coordinator.writeCommitsNow(groupId);
         GroupNodes nodes = coordinator.nodes();
         if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markedElsewhere(groupId)) {
             return Errors.NON_EMPTY_GROUP;

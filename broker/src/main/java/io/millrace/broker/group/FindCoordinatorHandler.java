@@ -8,14 +8,19 @@ import io.millrace.common.protocol.message.FindCoordinatorRequest;
 import io.millrace.common.protocol.message.FindCoordinatorResponse;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Names the coordinator of each group key, in the request's form (one key up to version 3, a batch
- * from 4). Any broker answers for any group. A transactional id gets COORDINATOR_NOT_AVAILABLE:
- * there are no transactions.
+ * from 4): the leader of the group's partition of {@code __consumer_offsets}. Any broker answers for
+ * any group. The first request creates the topic; the answer waits (off the request thread, up to
+ * {@value #WAIT_MS} ms) until the partition has a leader and, if this broker leads it, until it has
+ * loaded it, then COORDINATOR_NOT_AVAILABLE, which clients retry. A transactional id gets
+ * COORDINATOR_NOT_AVAILABLE: there are no transactions.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
+
+    static final long WAIT_MS = 5_000;
 
     private final GroupCoordinator coordinator;
 
@@ -27,30 +32,32 @@ public final class FindCoordinatorHandler implements ApiHandler {
     public void handle(Request request) {
         FindCoordinatorRequest body = request.body();
         if (request.version() < FindCoordinatorRequest.FIRST_BATCHED_VERSION) {
-            FindCoordinatorResponse.Coordinator c = find(body.key(), body.keyType());
-            request.respond(FindCoordinatorResponse.single(0, c.errorCode(), c.errorMessage(), c.nodeId(), c.host(), c.port()));
+            find(body.key(), body.keyType()).thenAccept(c -> request.respond(
+                FindCoordinatorResponse.single(0, c.errorCode(), c.errorMessage(), c.nodeId(), c.host(), c.port())));
             return;
         }
-        List<FindCoordinatorResponse.Coordinator> answers = new ArrayList<>();
+        List<CompletableFuture<FindCoordinatorResponse.Coordinator>> answers = new ArrayList<>();
         for (String key : body.coordinatorKeys()) {
             answers.add(find(key, body.keyType()));
         }
-        request.respond(FindCoordinatorResponse.batched(0, answers));
+        CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenRun(() ->
+            request.respond(FindCoordinatorResponse.batched(0, answers.stream().map(CompletableFuture::join).toList())));
     }
 
-    private FindCoordinatorResponse.Coordinator find(String key, byte keyType) {
+    private CompletableFuture<FindCoordinatorResponse.Coordinator> find(String key, byte keyType) {
         if (keyType != FindCoordinatorRequest.GROUP) {
-            return failed(key, Errors.COORDINATOR_NOT_AVAILABLE, "only group coordinators exist");
+            return CompletableFuture.completedFuture(failed(key, Errors.COORDINATOR_NOT_AVAILABLE, "only group coordinators exist"));
         }
         if (!GroupIds.isValid(key)) {
-            return failed(key, Errors.INVALID_GROUP_ID, "invalid group id");
+            return CompletableFuture.completedFuture(failed(key, Errors.INVALID_GROUP_ID, "invalid group id"));
         }
-        Optional<BrokerInfo> broker = coordinator.coordinatorOf(key);
-        if (broker.isEmpty()) {
-            return failed(key, Errors.COORDINATOR_NOT_AVAILABLE, "no live broker");
-        }
-        BrokerInfo b = broker.get();
-        return new FindCoordinatorResponse.Coordinator(key, b.id(), b.host(), b.port(), Errors.NONE.code(), null);
+        return coordinator.awaitCoordinator(key, WAIT_MS).thenApply(broker -> {
+            if (broker.isEmpty()) {
+                return failed(key, Errors.COORDINATOR_NOT_AVAILABLE, "the group's partition of __consumer_offsets has no leader yet");
+            }
+            BrokerInfo b = broker.get();
+            return new FindCoordinatorResponse.Coordinator(key, b.id(), b.host(), b.port(), Errors.NONE.code(), null);
+        });
     }
 
     private static FindCoordinatorResponse.Coordinator failed(String key, Errors error, String message) {

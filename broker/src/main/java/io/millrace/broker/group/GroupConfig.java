@@ -46,6 +46,31 @@ public final class GroupConfig extends AbstractConfig {
         + "rebalance still completes from a timer, after JoinGroups already arriving, which is enough for members "
         + "started together.";
 
+    public static final String OFFSETS_TOPIC_NUM_PARTITIONS_CONFIG = "offsets.topic.num.partitions";
+    private static final String OFFSETS_TOPIC_NUM_PARTITIONS_DOC = "The partitions of __consumer_offsets, the topic a "
+        + "Kafka-protocol group's commits are appended to before they reach the offset registry. Each group's commits go "
+        + "to one partition, chosen by the hash of its id as Kafka chooses it, and that partition's leader coordinates "
+        + "the group. Read when the topic is created, on the first FindCoordinator.";
+
+    public static final String OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG = "offsets.topic.replication.factor";
+    private static final String OFFSETS_TOPIC_REPLICATION_FACTOR_DOC = "The replication factor of __consumer_offsets. "
+        + "Commits are answered once every in-sync replica has them. With fewer live brokers when the topic is created, "
+        + "it gets one replica per live broker and a WARN says so (Kafka refuses to create it instead).";
+
+    public static final String OFFSETS_TOPIC_SEGMENT_BYTES_CONFIG = "offsets.topic.segment.bytes";
+    private static final String OFFSETS_TOPIC_SEGMENT_BYTES_DOC = "The segment size of __consumer_offsets. Segments "
+        + "whose every commit is in the offset registry are deleted, so the topic holds about one segment a partition.";
+
+    public static final String OFFSETS_COMMIT_TIMEOUT_MS_CONFIG = "offsets.commit.timeout.ms";
+    private static final String OFFSETS_COMMIT_TIMEOUT_MS_DOC = "How long a commit waits for the in-sync replicas of "
+        + "its __consumer_offsets partition before it is answered REQUEST_TIMED_OUT.";
+
+    public static final String OFFSETS_REGISTRY_WRITE_INTERVAL_MS_CONFIG = "offsets.registry.write.interval.ms";
+    private static final String OFFSETS_REGISTRY_WRITE_INTERVAL_MS_DOC = "How often each coordinator writes the commits "
+        + "appended to the __consumer_offsets partitions it leads to the offset registry in ZooKeeper, the latest of each "
+        + "partition only, in one transaction. Tools reading the registry (bin/millrace consumer-groups) see a commit at "
+        + "most this much later; the brokers' OffsetFetch sees it at once. Millrace's own setting.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 6_000, Range.atLeast(1), Importance.MEDIUM,
             GROUP_MIN_SESSION_TIMEOUT_MS_DOC)
@@ -58,7 +83,17 @@ public final class GroupConfig extends AbstractConfig {
         .define(OFFSETS_RETENTION_CHECK_INTERVAL_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.HIGH,
             OFFSETS_RETENTION_CHECK_INTERVAL_MS_DOC)
         .define(GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, Type.INT, 3_000, Range.atLeast(0), Importance.MEDIUM,
-            GROUP_INITIAL_REBALANCE_DELAY_MS_DOC);
+            GROUP_INITIAL_REBALANCE_DELAY_MS_DOC)
+        .define(OFFSETS_TOPIC_NUM_PARTITIONS_CONFIG, Type.INT, 50, Range.atLeast(1), Importance.HIGH,
+            OFFSETS_TOPIC_NUM_PARTITIONS_DOC)
+        .define(OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG, Type.INT, 3, Range.atLeast(1), Importance.HIGH,
+            OFFSETS_TOPIC_REPLICATION_FACTOR_DOC)
+        .define(OFFSETS_TOPIC_SEGMENT_BYTES_CONFIG, Type.INT, 100 * 1024 * 1024, Range.atLeast(1024), Importance.HIGH,
+            OFFSETS_TOPIC_SEGMENT_BYTES_DOC)
+        .define(OFFSETS_COMMIT_TIMEOUT_MS_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.HIGH,
+            OFFSETS_COMMIT_TIMEOUT_MS_DOC)
+        .define(OFFSETS_REGISTRY_WRITE_INTERVAL_MS_CONFIG, Type.LONG, 100L, Range.atLeast(1), Importance.MEDIUM,
+            OFFSETS_REGISTRY_WRITE_INTERVAL_MS_DOC);
 
     /** Every setting at its default. */
     public static final GroupConfig DEFAULT = new GroupConfig(Map.of());
@@ -86,6 +121,26 @@ public final class GroupConfig extends AbstractConfig {
 
     public int initialRebalanceDelayMs() {
         return getInt(GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG);
+    }
+
+    public int offsetsTopicNumPartitions() {
+        return getInt(OFFSETS_TOPIC_NUM_PARTITIONS_CONFIG);
+    }
+
+    public int offsetsTopicReplicationFactor() {
+        return getInt(OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG);
+    }
+
+    public int offsetsTopicSegmentBytes() {
+        return getInt(OFFSETS_TOPIC_SEGMENT_BYTES_CONFIG);
+    }
+
+    public int offsetsCommitTimeoutMs() {
+        return getInt(OFFSETS_COMMIT_TIMEOUT_MS_CONFIG);
+    }
+
+    public long offsetsRegistryWriteIntervalMs() {
+        return getLong(OFFSETS_REGISTRY_WRITE_INTERVAL_MS_CONFIG);
     }
 
     public long offsetsRetentionCheckIntervalMs() {

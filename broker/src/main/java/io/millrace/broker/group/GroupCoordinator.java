@@ -5,7 +5,6 @@ import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.utils.Time;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,13 +22,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The broker's group coordinator for Kafka's classic protocol: the groups this broker coordinates
- * (chosen by {@link CoordinatorChoice}), kept in memory, and their committed offsets in the
- * {@link OffsetRegistry}. One timer thread checks the groups' deadlines every {@value #TICK_MS} ms
+ * (those whose partition of the offsets topic it leads), kept in memory, and their committed
+ * offsets, appended to that partition and written from there to the {@link OffsetRegistry}
+ * ({@link OffsetJournal}). One timer thread checks the groups' deadlines every {@value #TICK_MS} ms
  * (delayed JoinGroup answers complete there when the rebalance timeout passes, and members past
  * their session timeout are removed) and drops the groups whose coordinator has moved to another
  * broker, answering their waiting members NOT_COORDINATOR so they look for the new one. ZooKeeper
- * reads and writes run on one thread of their own, never on a request thread: commits (those queued
- * together in one transaction, {@link CommitBatcher}), the group
+ * reads and writes run on one thread of their own, never on a request thread: the commits' writes
+ * from the offsets topic to the registry, the group
  * admin APIs' reads and deletions, the {@code kafka-members} markers that keep a group id of one
  * kind ({@link GroupMarkers}) and, every {@code offsets.retention.check.interval.ms}, offset
  * retention ({@link OffsetRetention}).
@@ -52,16 +52,21 @@ public final class GroupCoordinator implements AutoCloseable {
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
     private final ScheduledExecutorService registryThread;
-    private final CommitBatcher commits;
-    /** Groups whose kafka-group node this broker has made sure of; registry thread only. */
-    private final Set<String> kafkaGroups = new HashSet<>();
+    private final OffsetJournal journal;
+    /** Groups whose kafka-group node this broker has made sure of. */
+    private final Set<String> kafkaGroups = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
     private long ticks;
 
-    public GroupCoordinator(int brokerId, MetadataCache metadata, org.apache.curator.framework.CuratorFramework curator,
+    /**
+     * @param journal where commits go first: the broker's logs and replicas of the offsets topic,
+     *     and how to create it
+     */
+    public GroupCoordinator(OffsetsTopicAccess journal, org.apache.curator.framework.CuratorFramework curator,
                             GroupConfig config, Time time) {
+        int brokerId = journal.brokerId();
         this.brokerId = brokerId;
-        this.metadata = metadata;
+        this.metadata = journal.metadata();
         this.config = config;
         this.time = time;
         this.offsets = new OffsetRegistry(curator);
@@ -69,7 +74,7 @@ public final class GroupCoordinator implements AutoCloseable {
         this.markers = new GroupMarkers(nodes, time);
         this.timer = daemon("millrace-broker-" + brokerId + "-group-timer");
         this.registryThread = daemon("millrace-broker-" + brokerId + "-group-offsets");
-        this.commits = new CommitBatcher(offsets, registryThread);
+        this.journal = new OffsetJournal(journal, config, offsets, new JournalMarks(curator), time, registryThread);
     }
 
     private static ScheduledExecutorService daemon(String name) {
@@ -84,9 +89,11 @@ public final class GroupCoordinator implements AutoCloseable {
     public void start() {
         timer.scheduleWithFixedDelay(this::tick, TICK_MS, TICK_MS, TimeUnit.MILLISECONDS);
         OffsetRetention retention = new OffsetRetention(nodes, offsets, time, config.offsetsRetentionMs(),
-            this::isIdleHere, this::forgetKafkaGroup);
+            this::idleHereAndWritten, this::forgetKafkaGroup);
         long interval = config.offsetsRetentionCheckIntervalMs();
         registryThread.scheduleWithFixedDelay(retention::run, interval, interval, TimeUnit.MILLISECONDS);
+        long writes = config.offsetsRegistryWriteIntervalMs();
+        registryThread.scheduleWithFixedDelay(journal::writeAll, writes, writes, TimeUnit.MILLISECONDS);
     }
 
     GroupNodes nodes() {
@@ -116,6 +123,18 @@ public final class GroupCoordinator implements AutoCloseable {
      */
     CompletableFuture<String> claimForKafka(String groupId) {
         return onRegistryThread(() -> markers.claim(groupId));
+    }
+
+    /**
+     * Registry thread: {@link #isIdleHere}, and if so with the group's last commits written to the
+     * registry, whose times retention reads.
+     */
+    private boolean idleHereAndWritten(String groupId) {
+        if (!isIdleHere(groupId)) {
+            return false;
+        }
+        journal.writeNow(groupId);
+        return true;
     }
 
     /** Whether this broker coordinates the group and holds none of its members (or members waiting to join). */
@@ -154,13 +173,69 @@ public final class GroupCoordinator implements AutoCloseable {
         return time.hiResClockMs();
     }
 
-    /** The broker coordinating {@code groupId}, by the live brokers this broker knows of. */
+    /**
+     * The broker coordinating {@code groupId}: the leader of its partition of the offsets topic, by
+     * this broker's metadata; empty while it has none (the topic is created on the first call).
+     */
     Optional<BrokerInfo> coordinatorOf(String groupId) {
-        return CoordinatorChoice.coordinatorOf(groupId, metadata.liveBrokers());
+        return journal.coordinatorOf(groupId);
     }
 
+    /** Whether this broker leads the group's partition of the offsets topic and has loaded it. */
     boolean isCoordinatorOf(String groupId) {
-        return coordinatorOf(groupId).map(b -> b.id() == brokerId).orElse(false);
+        return journal.isLoaded(groupId);
+    }
+
+    /**
+     * Completes with the group's coordinator once its partition has a leader and, when that is this
+     * broker, once it has loaded the partition; with empty after {@code timeoutMs}.
+     */
+    CompletableFuture<Optional<BrokerInfo>> awaitCoordinator(String groupId, long timeoutMs) {
+        CompletableFuture<Optional<BrokerInfo>> result = new CompletableFuture<>();
+        awaitCoordinator(groupId, nowMs() + timeoutMs, result);
+        return result;
+    }
+
+    /**
+     * Completes once the offsets topic exists and this broker has loaded every partition of it that
+     * it leads (creating the topic if needed), or after {@code timeoutMs} regardless: listing
+     * groups waits for it so that a new cluster lists the groups known only from ZooKeeper.
+     */
+    CompletableFuture<Void> awaitOffsetsTopicLoaded(long timeoutMs) {
+        CompletableFuture<Void> result = new CompletableFuture<>();
+        awaitLoaded(nowMs() + timeoutMs, result);
+        return result;
+    }
+
+    private void awaitLoaded(long deadlineMs, CompletableFuture<Void> result) {
+        if (journal.allLedLoaded() || nowMs() >= deadlineMs) {
+            result.complete(null);
+            return;
+        }
+        try {
+            timer.schedule(() -> awaitLoaded(deadlineMs, result), 10, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            result.complete(null);
+        }
+    }
+
+    /** The id of the group's coordinator, waiting as FindCoordinator does (creating the offsets topic if needed); -1 if none. */
+    public int findCoordinator(String groupId, long timeoutMs) {
+        return awaitCoordinator(groupId, timeoutMs).join().map(BrokerInfo::id).orElse(-1);
+    }
+
+    private void awaitCoordinator(String groupId, long deadlineMs, CompletableFuture<Optional<BrokerInfo>> result) {
+        Optional<BrokerInfo> found = coordinatorOf(groupId);
+        boolean ready = found.isPresent() && (found.get().id() != brokerId || isCoordinatorOf(groupId));
+        if (ready || nowMs() >= deadlineMs) {
+            result.complete(ready ? found : Optional.empty());
+            return;
+        }
+        try {
+            timer.schedule(() -> awaitCoordinator(groupId, deadlineMs, result), 10, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopped) {
+            result.complete(Optional.empty());
+        }
     }
 
     /** The group, created empty if needed; empty when another broker coordinates it. */
@@ -189,26 +264,39 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * Writes a commit. One from outside any group ({@code outsideTheGroup}: generation -1, e.g. an
-     * admin altering offsets) fails with {@link ZooKeeperMembersException} while ZooKeeper group
-     * consumers are registered in the group, as they would overwrite it and it theirs.
+     * Appends a commit to the offsets topic; it completes once replicated there. One from outside
+     * any group ({@code outsideTheGroup}: generation -1, e.g. an admin altering offsets) fails with
+     * {@link ZooKeeperMembersException} while ZooKeeper group consumers are registered in the group,
+     * as they would overwrite it and it theirs. The group's first commit through this broker first
+     * writes its {@code kafka-group} node; both checks run on the registry thread, the append
+     * itself on the caller's.
      */
     CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed,
                                    boolean outsideTheGroup) {
-        return commits.submit(groupId, committed, () -> {
+        if (!outsideTheGroup && kafkaGroups.contains(groupId)) {
+            return journal.append(groupId, committed);
+        }
+        return onRegistryThread(() -> {
             if (outsideTheGroup && !nodes.zookeeperMembers(groupId).isEmpty()) {
                 throw new ZooKeeperMembersException("Group " + groupId + " has members of Millrace's ZooKeeper "
                     + "group consumer " + nodes.zookeeperMembers(groupId) + "; a commit from outside it is refused");
             }
-            if (kafkaGroups.add(groupId)) {
-                try {
-                    nodes.ensureKafkaGroup(groupId);
-                } catch (Exception e) {
-                    kafkaGroups.remove(groupId);
-                    throw new IllegalStateException("Could not commit offsets of group " + groupId, e);
-                }
+            if (!kafkaGroups.contains(groupId)) {
+                nodes.ensureKafkaGroup(groupId);
+                kafkaGroups.add(groupId);
             }
-        });
+            return null;
+        }).thenCompose(checked -> journal.append(groupId, committed));
+    }
+
+    /** Registry thread: writes the group's commits still only in the offsets topic to the registry (before deletions). */
+    void writeCommitsNow(String groupId) {
+        journal.writeNow(groupId);
+    }
+
+    /** The partitions with commits of the group not yet in the registry. */
+    List<TopicPartition> unwrittenPartitions(String groupId) {
+        return journal.unwrittenPartitions(groupId);
     }
 
     /** A group of ZooKeeper group consumers refused a Kafka-protocol commit. */
@@ -224,7 +312,10 @@ public final class GroupCoordinator implements AutoCloseable {
     CompletableFuture<Map<TopicPartition, OffsetRegistry.Committed>> fetch(String groupId, List<TopicPartition> partitions) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return offsets.fetch(groupId, partitions != null ? partitions : offsets.partitionsOf(groupId));
+                Map<TopicPartition, OffsetRegistry.Committed> committed =
+                    offsets.fetch(groupId, partitions != null ? partitions : offsets.partitionsOf(groupId));
+                journal.overlay(groupId, committed, partitions);
+                return committed;
             } catch (Exception e) {
                 throw new IllegalStateException("Could not read offsets of group " + groupId, e);
             }
@@ -233,6 +324,7 @@ public final class GroupCoordinator implements AutoCloseable {
 
     private void tick() {
         try {
+            journal.refresh();
             long now = nowMs();
             for (ClassicGroup group : groups.values()) {
                 if (!isCoordinatorOf(group.groupId())) {

@@ -51,7 +51,8 @@ final class GroupListing {
             return null;
         }
         GroupNodes.KafkaGroup kafkaGroup = nodes.kafkaGroup(groupId);
-        if (kafkaGroup == null && coordinator.offsets().partitionsOf(groupId).isEmpty()) {
+        if (kafkaGroup == null && coordinator.offsets().partitionsOf(groupId).isEmpty()
+            && coordinator.unwrittenPartitions(groupId).isEmpty()) {
             return null;
         }
         return new Listed(groupId, GroupState.EMPTY, kafkaGroup == null ? "" : kafkaGroup.protocolType());

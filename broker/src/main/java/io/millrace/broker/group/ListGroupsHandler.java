@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Lists the groups this broker coordinates (see {@link GroupListing}), filtered by state (version
  * 4+) and type (version 5+; every group here is "classic"), both matched without regard to case as
- * Kafka does. Groups known only from ZooKeeper are read off the request thread.
+ * Kafka does. Groups known only from ZooKeeper are read off the request thread, once this broker
+ * has loaded its partitions of the offsets topic (the first listing creates the topic).
  */
 public final class ListGroupsHandler implements ApiHandler {
 
@@ -40,7 +41,8 @@ public final class ListGroupsHandler implements ApiHandler {
             request.respond(new ListGroupsResponse(0, Errors.NONE.code(), List.of()));
             return;
         }
-        coordinator.onRegistryThread(listing::all).whenComplete((all, failure) -> {
+        coordinator.awaitOffsetsTopicLoaded(FindCoordinatorHandler.WAIT_MS)
+            .thenCompose(loaded -> coordinator.onRegistryThread(listing::all)).whenComplete((all, failure) -> {
             if (failure != null) {
                 LOG.warn("Could not list the groups", failure);
                 request.respond(new ListGroupsResponse(0, Errors.COORDINATOR_NOT_AVAILABLE.code(), List.of()));

@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes committed offsets to the offset registry (with the other requests queued at the time, one transaction), after
+ * Appends committed offsets to the group's partition of the offsets topic and answers once it is
+ * replicated ({@link OffsetJournal}; the offset registry gets them moments later), after
  * fencing by generation (see {@link ClassicGroup#checkCommit}). Partitions of unknown topics get
  * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value #MAX_METADATA_CHARS} characters
  * OFFSET_METADATA_TOO_LARGE (Kafka's {@code offset.metadata.max.bytes}); the others are written
@@ -67,17 +68,39 @@ public final class OffsetCommitHandler implements ApiHandler {
             }
         }
         coordinator.commit(body.groupId(), writes, body.generationId() < 0).whenComplete((ok, failure) -> {
-            Errors written = failure == null ? Errors.NONE : Errors.COORDINATOR_NOT_AVAILABLE;
-            if (failure != null && failure.getCause() instanceof GroupCoordinator.ZooKeeperMembersException refused) {
-                // Kafka's answer to a commit from outside a group that has members
-                LOG.warn("OffsetCommit refused: {}", refused.getMessage());
-                written = Errors.UNKNOWN_MEMBER_ID;
-            } else if (failure != null) {
-                LOG.warn("Could not commit offsets of group {}", body.groupId(), failure);
-            }
-            Errors result = written;
+            Errors result = failure == null ? Errors.NONE : appendError(body.groupId(), failure);
             request.respond(answer(body, tp -> errors.getOrDefault(tp, result)));
         });
+    }
+
+    /**
+     * What a commit that could not be appended is answered, as Kafka maps its append errors: the
+     * partition gone to another broker NOT_COORDINATOR, too few in-sync replicas
+     * COORDINATOR_NOT_AVAILABLE (both send the client to find the coordinator again).
+     */
+    private static Errors appendError(String groupId, Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        if (cause.getCause() instanceof GroupCoordinator.ZooKeeperMembersException refused) {
+            cause = refused;
+        }
+        if (cause instanceof GroupCoordinator.ZooKeeperMembersException refused) {
+            // Kafka's answer to a commit from outside a group that has members
+            LOG.warn("OffsetCommit refused: {}", refused.getMessage());
+            return Errors.UNKNOWN_MEMBER_ID;
+        }
+        Errors error = cause instanceof io.millrace.common.protocol.ApiException api ? api.error() : Errors.UNKNOWN_SERVER_ERROR;
+        switch (error) {
+            case NOT_COORDINATOR, NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR:
+                return Errors.NOT_COORDINATOR;
+            case REQUEST_TIMED_OUT:
+                return Errors.REQUEST_TIMED_OUT;
+            case MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE:
+                return Errors.INVALID_COMMIT_OFFSET_SIZE;
+            default:
+                LOG.warn("Could not commit offsets of group {}", groupId, cause);
+                return Errors.COORDINATOR_NOT_AVAILABLE;
+        }
     }
 
     private Errors checkGroup(OffsetCommitRequest body) {

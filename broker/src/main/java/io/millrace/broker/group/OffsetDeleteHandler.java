@@ -70,6 +70,7 @@ public final class OffsetDeleteHandler implements ApiHandler {
     /** Registry thread; {@code subscribed} is null when the group has no members here. */
     private OffsetDeleteResponse delete(OffsetDeleteRequest body, Set<String> subscribed) throws Exception {
         String groupId = body.groupId();
+        coordinator.writeCommitsNow(groupId);
         if (subscribed == null) {
             GroupNodes nodes = coordinator.nodes();
             if (!nodes.zookeeperMembers(groupId).isEmpty() || nodes.markedElsewhere(groupId)) {

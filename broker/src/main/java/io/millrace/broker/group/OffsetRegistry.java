@@ -85,10 +85,19 @@ final class OffsetRegistry {
      * creating missing nodes first. All or none are written.
      */
     void commitAll(List<Write> writes) throws Exception {
+        commitAll(writes, List.of());
+    }
+
+    /**
+     * As {@link #commitAll(List)}, with {@code also} in the same transaction: a fenced write of the
+     * offsets topic's mark ({@link JournalMarks}) fails the whole transaction.
+     */
+    void commitAll(List<Write> writes, List<CuratorOp> also) throws Exception {
         List<CuratorOp> ops = new ArrayList<>();
         for (Write w : writes) {
             addOperations(ops, w.group(), w.offsets());
         }
+        ops.addAll(also);
         if (ops.isEmpty()) {
             return;
         }

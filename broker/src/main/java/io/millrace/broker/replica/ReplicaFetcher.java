@@ -230,6 +230,7 @@ final class ReplicaFetcher implements Runnable {
             followed.partition.updateFollowerHighWatermark(data.highWatermark(), followed.log.logEndOffset());
             long hw = followed.partition.highWatermark();
             ReplicaLog.updateHighWatermark(followed.log, hw);
+            followLogStart(followed, data.logStartOffset(), hw);
             if (hw != before) {
                 listener.highWatermarkChanged(tp);
             }
@@ -240,6 +241,17 @@ final class ReplicaFetcher implements Runnable {
         } else {
             LOG.info("{}: leader {} answered {}; retrying in {} ms", tp, leader, error, config.fetchBackoffMs());
             delay(followed);
+        }
+    }
+
+    /**
+     * Moves the follower's log start up to the leader's (DeleteRecords, trimmed segments), as far as
+     * the high watermark, as Kafka's followers do, so that they keep no more than the leader.
+     */
+    private static void followLogStart(FollowedPartition followed, long leaderLogStart, long highWatermark) {
+        long target = Math.min(leaderLogStart, highWatermark);
+        if (target > followed.log.logStartOffset() && target <= followed.log.logEndOffset()) {
+            followed.log.deleteRecordsBefore(target);
         }
     }
 

@@ -7,6 +7,7 @@ import io.millrace.broker.group.DeleteGroupsHandler;
 import io.millrace.broker.group.DescribeGroupsHandler;
 import io.millrace.broker.group.FindCoordinatorHandler;
 import io.millrace.broker.group.GroupCoordinator;
+import io.millrace.broker.group.OffsetsTopicAccess;
 import io.millrace.broker.group.HeartbeatHandler;
 import io.millrace.broker.group.JoinGroupHandler;
 import io.millrace.broker.group.LeaveGroupHandler;
@@ -78,9 +79,13 @@ public final class Broker implements AutoCloseable {
         this.purgatory = new FetchPurgatory("millrace-broker-" + id, config.fetchMaxWaitCapMs());
         this.producerIds = new ProducerIdManager(cluster::allocateProducerIdBlock, PRODUCER_ID_WAIT,
             "millrace-broker-" + id + "-producer-ids");
-        this.groups = new GroupCoordinator(id, cluster.metadata(), cluster.curator(), config.group(), time);
         this.replicas = new ReplicaManager(id, logManager, config.replica(), time, new IsrWriter(cluster.curator()),
             purgatory::onAppend);
+        OffsetsTopicAccess offsetsTopic = new OffsetsTopicAccess(id, cluster.metadata(), logManager, replicas,
+            (topic, partitions, replicationFactor, configs) -> cluster.createTopic(topic, partitions, replicationFactor,
+                configs, config.cluster().topicAdminTimeout()),
+            purgatory::onAppend);
+        this.groups = new GroupCoordinator(offsetsTopic, cluster.curator(), config.group(), time);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         replicas.bindMetrics(metrics);
@@ -181,6 +186,11 @@ public final class Broker implements AutoCloseable {
 
     public LogManager logManager() {
         return logManager;
+    }
+
+    /** This broker's group coordinator. */
+    public GroupCoordinator groupCoordinator() {
+        return groups;
     }
 
     /** The fetches waiting for data, for tests. */

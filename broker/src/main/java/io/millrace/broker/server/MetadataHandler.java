@@ -115,7 +115,9 @@ final class MetadataHandler implements ApiHandler {
         for (int partition : topic.replicas().keySet()) {
             partitions.add(describe(snapshot, snapshot.partitionState(topic.name(), partition).orElseThrow(), partition));
         }
-        return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), topic.topicId(), false, partitions,
+        // flagged internal as Kafka flags it, so that clients leave it out of pattern subscriptions
+        boolean internal = topic.name().equals(io.millrace.broker.group.OffsetsTopic.NAME);
+        return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), topic.topicId(), internal, partitions,
             MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
     }
 

@@ -47,6 +47,8 @@ public class ConnectProtocolGroupTest {
 
     @Test(timeout = 60_000)
     public void connectWorkersFormAGroupWithTheProtocolTheyAllSupport() throws Exception {
+        // as a worker does before joining: the coordinator is found (and the offsets topic made) first
+        assertEquals(0, CLUSTER.broker(0).groupCoordinator().findCoordinator(GROUP, 10_000));
         try (RawClient first = client(); RawClient second = client()) {
             String firstId = memberId(first, List.of("sessioned", "compatible"));
             JoinGroupResponse alone = join(first, firstId, List.of("sessioned", "compatible"));

@@ -3,7 +3,6 @@ package io.millrace.broker.server;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.millrace.broker.group.CoordinatorChoice;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.DeleteGroupsRequest;
 import io.millrace.common.protocol.message.DeleteGroupsResponse;
@@ -44,8 +43,7 @@ public class GroupAdminCoordinatorTest {
     public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
 
     private static int coordinatorOf(String group) {
-        return CoordinatorChoice.coordinatorOf(group, CLUSTER.broker(0).cluster().metadata().liveBrokers())
-            .orElseThrow().id();
+        return CLUSTER.broker(0).groupCoordinator().findCoordinator(group, 10_000);
     }
 
     /** Offsets committed in ZooKeeper by some earlier consumer, with no member anywhere. */

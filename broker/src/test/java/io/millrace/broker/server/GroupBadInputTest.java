@@ -208,6 +208,8 @@ public class GroupBadInputTest {
     @Test
     public void aJoinStormIsHeldToGroupMaxSizeWhileOtherGroupsAndProduceAndFetchGoOn() throws Exception {
         String group = "stormed";
+        // as a client does before joining: the coordinator is found (and the offsets topic made) first
+        assertEquals(0, CLUSTER.broker(0).groupCoordinator().findCoordinator(group, 10_000));
         int connections = 4;
         int joinsEach = 500;
         Map<Errors, AtomicInteger> answers = new ConcurrentHashMap<>();

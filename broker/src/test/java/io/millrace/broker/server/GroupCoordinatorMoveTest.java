@@ -3,7 +3,6 @@ package io.millrace.broker.server;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 
-import io.millrace.broker.group.CoordinatorChoice;
 import io.millrace.testkit.Conditions;
 import io.millrace.testkit.EmbeddedZooKeeper;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +30,7 @@ import org.junit.rules.TestRule;
 
 /**
  * The broker coordinating a group shuts down: the group moves to the other broker, its member
- * rejoins there and goes on reading, and no committed offset is lost (they live in ZooKeeper). The
+ * rejoins there and goes on reading, and no committed offset is lost (replicated in __consumer_offsets, whose partition moves with it). The
  * group's membership is not carried over, so the member rejoins with a new id.
  */
 public class GroupCoordinatorMoveTest {
@@ -49,8 +48,7 @@ public class GroupCoordinatorMoveTest {
     @Test
     public void theGroupMovesWithTheLiveBrokersAndKeepsItsCommittedOffsets() throws Exception {
         CLUSTER.createTopic(TOPIC, PARTITIONS, Map.of());
-        int coordinator = CoordinatorChoice.coordinatorOf(GROUP, CLUSTER.broker(0).cluster().metadata().liveBrokers())
-            .orElseThrow().id();
+        int coordinator = CLUSTER.broker(0).groupCoordinator().findCoordinator(GROUP, 10_000);
         int survivor = 1 - coordinator;
         List<Integer> survivingPartitions = new ArrayList<>();
         for (int p = 0; p < PARTITIONS; p++) {

@@ -272,6 +272,8 @@ public class KafkaGroupAdminTest {
 
     @Test
     public void anUnknownGroupIsDeadWithoutAnErrorAndListsFilterByStateAndType() throws Exception {
+        // as the AdminClient does before describing: the coordinator is found (and the offsets topic made) first
+        assertEquals(0, CLUSTER.broker(0).groupCoordinator().findCoordinator("never-seen", 10_000));
         try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
             DescribeGroupsResponse described = client.call(new DescribeGroupsRequest(List.of("never-seen"), false), (short) 5);
             DescribeGroupsResponse.Group g = described.groups().get(0);

@@ -1,0 +1,113 @@
+package io.millrace.broker.group;
+
+import io.millrace.common.TopicPartition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One partition of the offsets topic that this broker leads, in one leader epoch: the commits
+ * appended to it that the offset registry does not hold yet, each with the log offset of its
+ * record. The registry holds everything below {@link #mark}; a commit leaves this map once the
+ * registry holds it. {@link #markVersion} is the ZooKeeper version of the partition's mark node as
+ * this leader last wrote it: a write expecting it fails once another leader has written the node,
+ * which fences a deposed leader's late writes.
+ */
+final class JournalPartition {
+
+    /** A group's offset of one partition. */
+    record Key(String group, TopicPartition partition) {
+    }
+
+    /**
+     * A commit not yet in the registry: its value (null for a deletion), its record's offset in the
+     * log, and the offset of the oldest record of the same key not in the registry either (that
+     * one's, when it replaced others): a mark may not pass it while this commit is unwritten.
+     */
+    record Unwritten(OffsetRegistry.Committed committed, long logOffset, long firstLogOffset) {
+    }
+
+    /** A set of commits taken to be written, and the mark that writing them earns. */
+    record Flush(Map<Key, Unwritten> entries, long mark) {
+    }
+
+    final int partition;
+    final int leaderEpoch;
+    private final Map<Key, Unwritten> unwritten = new HashMap<>();
+    /** Registry thread only. */
+    long mark;
+    /** Registry thread only. */
+    int markVersion;
+
+    JournalPartition(int partition, int leaderEpoch, long mark, int markVersion) {
+        this.partition = partition;
+        this.leaderEpoch = leaderEpoch;
+        this.mark = mark;
+        this.markVersion = markVersion;
+    }
+
+    /**
+     * Records commits appended in one batch from {@code firstOffset} to {@code lastOffset}; called
+     * under this object's lock, together with the append.
+     */
+    void appended(String group, Map<TopicPartition, OffsetRegistry.Committed> offsets, long firstOffset, long lastOffset) {
+        for (Map.Entry<TopicPartition, OffsetRegistry.Committed> e : offsets.entrySet()) {
+            Key key = new Key(group, e.getKey());
+            Unwritten replaced = unwritten.get(key);
+            long first = replaced == null ? firstOffset : replaced.firstLogOffset();
+            unwritten.put(key, new Unwritten(e.getValue(), lastOffset, first));
+        }
+    }
+
+    /**
+     * The commits whose records lie below {@code highWatermark}, and the mark to write with them: the
+     * high watermark, or the oldest record of a commit left out if that is lower (a commit above the
+     * high watermark may yet be lost with its leader, and the one it replaced must then be found again).
+     */
+    synchronized Flush takeBelow(long highWatermark) {
+        Map<Key, Unwritten> below = new HashMap<>();
+        long mark = highWatermark;
+        for (Map.Entry<Key, Unwritten> e : unwritten.entrySet()) {
+            if (e.getValue().logOffset() < highWatermark) {
+                below.put(e.getKey(), e.getValue());
+            } else {
+                mark = Math.min(mark, e.getValue().firstLogOffset());
+            }
+        }
+        return new Flush(below, mark);
+    }
+
+    /** Forgets the written commits that no later commit has replaced meanwhile. */
+    synchronized void written(Flush flush) {
+        flush.entries().forEach(unwritten::remove);
+    }
+
+    /** Lays the group's commits not yet in the registry over {@code fromRegistry} (a deletion removes). */
+    synchronized void overlay(String group, Map<TopicPartition, OffsetRegistry.Committed> fromRegistry, List<TopicPartition> asked) {
+        unwritten.forEach((key, entry) -> {
+            if (key.group().equals(group) && (asked == null || asked.contains(key.partition()))) {
+                if (entry.committed() == null) {
+                    fromRegistry.remove(key.partition());
+                } else {
+                    fromRegistry.put(key.partition(), entry.committed());
+                }
+            }
+        });
+    }
+
+    /** The partitions the group has commits of that the registry does not hold yet. */
+    synchronized List<TopicPartition> unwrittenPartitions(String group) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        unwritten.keySet().forEach(key -> {
+            if (key.group().equals(group)) {
+                partitions.add(key.partition());
+            }
+        });
+        return partitions;
+    }
+
+    synchronized int unwrittenCount() {
+        return unwritten.size();
+    }
+}

@@ -1,0 +1,75 @@
+package io.millrace.broker.group;
+
+import io.millrace.broker.log.FileSlice;
+import io.millrace.broker.log.Log;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.record.Record;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchIterator;
+import io.millrace.common.record.RecordIterator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+
+/**
+ * Reads a partition of the offsets topic from the registry's mark to its end into a
+ * {@link JournalPartition}, the latest record of each group's partition winning, as a new leader
+ * must before it coordinates the partition's groups. Records of other kinds are skipped.
+ */
+final class JournalReplay {
+
+    private static final int READ_BYTES = 1 << 20;
+
+    /** Replays the records of {@code log} from {@code from}; returns how many commits it found. */
+    int replay(Log log, long from, JournalPartition into) {
+        long position = from;
+        long end = log.logEndOffset();
+        int found = 0;
+        while (position < end) {
+            ByteBuffer bytes = read(log, position);
+            long next = position;
+            for (RecordBatch batch : RecordBatchIterator.batches(bytes)) {
+                if (!batch.isControlBatch()) {
+                    found += replayBatch(batch, from, into);
+                }
+                next = batch.nextOffset();
+            }
+            if (next <= position) {
+                break; // nothing whole could be read: the log ends in a torn batch
+            }
+            position = next;
+        }
+        return found;
+    }
+
+    private static ByteBuffer read(Log log, long position) {
+        FileSlice slice = log.read(position, READ_BYTES, true);
+        try {
+            return slice.readFully();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read " + log.topicPartition() + " at " + position, e);
+        }
+    }
+
+    private static int replayBatch(RecordBatch batch, long from, JournalPartition into) {
+        int found = 0;
+        try (RecordIterator records = batch.records()) {
+            while (records.hasNext()) {
+                Record record = records.next();
+                if (record.offset() < from) {
+                    continue;
+                }
+                OffsetsTopic.Entry entry = OffsetsTopic.decode(record);
+                if (entry != null) {
+                    synchronized (into) {
+                        into.appended(entry.group(), Collections.singletonMap(entry.partition(), entry.committed()),
+                            record.offset(), record.offset());
+                    }
+                    found++;
+                }
+            }
+        }
+        return found;
+    }
+}

@@ -1,0 +1,312 @@
+package io.millrace.broker.group;
+
+import io.millrace.broker.cluster.BrokerInfo;
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.PartitionState;
+import io.millrace.broker.cluster.TopicMetadata;
+import io.millrace.broker.log.Log;
+import io.millrace.broker.replica.LeaderSide;
+import io.millrace.broker.replica.Partition;
+import io.millrace.common.TopicPartition;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.utils.Time;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.zookeeper.KeeperException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits of Kafka-protocol groups, appended to the offsets topic ({@link OffsetsTopic}) and
+ * answered once replicated there, as Kafka answers them, then written to the offset registry in
+ * ZooKeeper in the background every {@code offsets.registry.write.interval.ms}, the latest commit of
+ * each partition only. ZooKeeper stays the store both kinds of group and the tools read; the topic
+ * is the write-ahead log that lets a commit be answered before ZooKeeper has it. A broker that
+ * takes over a partition of the topic replays its records from the registry's mark
+ * ({@link JournalMarks}) before it coordinates the partition's groups, so a commit answered by a
+ * leader that died before writing it reaches the registry all the same.
+ *
+ * <p>Appends run on the request threads; loading, registry writes and log trimming on the
+ * coordinator's registry thread.
+ */
+final class OffsetJournal {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetJournal.class);
+
+    private final OffsetsTopicAccess access;
+    private final GroupConfig config;
+    private final OffsetRegistry registry;
+    private final JournalMarks marks;
+    private final JournalReplay replay = new JournalReplay();
+    private final Time time;
+    private final Executor registryThread;
+    private final Map<Integer, JournalPartition> led = new ConcurrentHashMap<>();
+    private final Set<Integer> loading = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean creating = new AtomicBoolean();
+
+    OffsetJournal(OffsetsTopicAccess access, GroupConfig config, OffsetRegistry registry, JournalMarks marks, Time time,
+                  Executor registryThread) {
+        this.access = access;
+        this.config = config;
+        this.registry = registry;
+        this.marks = marks;
+        this.time = time;
+        this.registryThread = registryThread;
+    }
+
+    /** The live broker leading the group's partition of the offsets topic; creates the topic when missing. */
+    Optional<BrokerInfo> coordinatorOf(String groupId) {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
+        if (partitions <= 0) {
+            ensureTopic(snapshot);
+            return Optional.empty();
+        }
+        return snapshot.leaderBroker(OffsetsTopic.NAME, OffsetsTopic.partitionFor(groupId, partitions));
+    }
+
+    /** Whether this broker leads the group's partition and has loaded it. */
+    boolean isLoaded(String groupId) {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
+        if (partitions <= 0) {
+            return false;
+        }
+        JournalPartition jp = led.get(OffsetsTopic.partitionFor(groupId, partitions));
+        return jp != null && stillLeading(snapshot, jp.partition, jp.leaderEpoch);
+    }
+
+    /** Whether the topic exists and every partition of it this broker leads is loaded here. */
+    boolean allLedLoaded() {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
+        if (partitions <= 0) {
+            ensureTopic(snapshot);
+            return false;
+        }
+        for (int p = 0; p < partitions; p++) {
+            if (snapshot.leader(OffsetsTopic.NAME, p) == access.brokerId() && !led.containsKey(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void ensureTopic(ClusterSnapshot snapshot) {
+        if (snapshot.liveBrokers().isEmpty() || !creating.compareAndSet(false, true)) {
+            return;
+        }
+        int replicationFactor = Math.min(config.offsetsTopicReplicationFactor(), snapshot.liveBrokers().size());
+        if (replicationFactor < config.offsetsTopicReplicationFactor()) {
+            LOG.warn("Creating {} with replication factor {}: only {} brokers are live, fewer than {}={}", OffsetsTopic.NAME,
+                replicationFactor, replicationFactor, GroupConfig.OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG,
+                config.offsetsTopicReplicationFactor());
+        }
+        Map<String, String> topicConfig = Map.of("segment.bytes", Integer.toString(config.offsetsTopicSegmentBytes()),
+            "retention.ms", "-1", "retention.bytes", "-1");
+        access.creator().create(OffsetsTopic.NAME, config.offsetsTopicNumPartitions(), replicationFactor, topicConfig)
+            .whenComplete((ok, failure) -> {
+                if (failure != null && !(failure.getCause() instanceof io.millrace.common.errors.TopicExistsException)) {
+                    LOG.warn("Could not create {}: {}", OffsetsTopic.NAME, failure.toString());
+                    creating.set(false); // the next FindCoordinator tries again
+                } else if (failure == null) {
+                    LOG.info("Created {} with {} partitions, replication factor {}", OffsetsTopic.NAME,
+                        config.offsetsTopicNumPartitions(), replicationFactor);
+                }
+            });
+    }
+
+    /**
+     * Appends a commit (a null value deletes) to the group's partition; completes when replicated to
+     * the in-sync replicas, or fails NOT_COORDINATOR when this broker does not lead it.
+     */
+    CompletableFuture<Void> append(String groupId, Map<TopicPartition, OffsetRegistry.Committed> offsets) {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
+        JournalPartition jp = partitions <= 0 ? null : led.get(OffsetsTopic.partitionFor(groupId, partitions));
+        if (jp == null || !stillLeading(snapshot, jp.partition, jp.leaderEpoch)) {
+            return CompletableFuture.failedFuture(new ApiException(Errors.NOT_COORDINATOR,
+                "Broker " + access.brokerId() + " does not coordinate group " + groupId));
+        }
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, jp.partition);
+        ByteBuffer batch = OffsetsTopic.batch(groupId, offsets, time.milliseconds());
+        LeaderSide.Append appended;
+        try {
+            Log log = access.logs().getLog(OffsetsTopic.NAME, jp.partition).orElseThrow(() ->
+                new ApiException(Errors.NOT_COORDINATOR, "The log of " + tp + " is closed"));
+            Optional<Partition> replica = access.replicas().partition(snapshot, tp);
+            synchronized (jp) {
+                appended = replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1,
+                        config.offsetsCommitTimeoutMs()))
+                    .orElseGet(() -> new LeaderSide.Append(log.append(batch), null));
+                jp.appended(groupId, offsets, appended.info().firstOffset(), appended.info().lastOffset());
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        access.onAppend().accept(tp);
+        return appended.replicated() == null ? CompletableFuture.completedFuture(null) : appended.replicated();
+    }
+
+    /** Lays the group's commits not yet in the registry over what the registry gave. */
+    void overlay(String groupId, Map<TopicPartition, OffsetRegistry.Committed> fromRegistry, List<TopicPartition> asked) {
+        partitionOf(groupId).ifPresent(jp -> jp.overlay(groupId, fromRegistry, asked));
+    }
+
+    /** The partitions with commits of the group not yet in the registry. */
+    List<TopicPartition> unwrittenPartitions(String groupId) {
+        return partitionOf(groupId).map(jp -> jp.unwrittenPartitions(groupId)).orElse(List.of());
+    }
+
+    private Optional<JournalPartition> partitionOf(String groupId) {
+        int partitions = access.metadata().partitionCount(OffsetsTopic.NAME);
+        return partitions <= 0 ? Optional.empty() : Optional.ofNullable(led.get(OffsetsTopic.partitionFor(groupId, partitions)));
+    }
+
+    /**
+     * Timer thread: forgets partitions no longer led here (their new leader replays them) and has
+     * the registry thread load those newly led.
+     */
+    void refresh() {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        led.values().removeIf(jp -> {
+            boolean lost = !stillLeading(snapshot, jp.partition, jp.leaderEpoch);
+            if (lost) {
+                LOG.info("No longer leading {}-{} in epoch {}; its groups move", OffsetsTopic.NAME, jp.partition, jp.leaderEpoch);
+            }
+            return lost;
+        });
+        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
+        for (int p = 0; p < partitions; p++) {
+            int partition = p;
+            Optional<PartitionState> state = snapshot.partitionState(OffsetsTopic.NAME, p);
+            if (state.isEmpty() || led.containsKey(p) || !stillLeading(snapshot, p, state.get().leaderEpoch())) {
+                continue;
+            }
+            if (loading.add(p)) {
+                int epoch = state.get().leaderEpoch();
+                registryThread.execute(() -> load(partition, epoch));
+            }
+        }
+    }
+
+    private boolean stillLeading(ClusterSnapshot snapshot, int partition, int leaderEpoch) {
+        Optional<PartitionState> state = snapshot.partitionState(OffsetsTopic.NAME, partition);
+        if (state.isEmpty() || state.get().leaderEpoch() != leaderEpoch
+            || snapshot.leader(OffsetsTopic.NAME, partition) != access.brokerId()) {
+            return false;
+        }
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
+        return access.logs().getLog(OffsetsTopic.NAME, partition).isPresent()
+            && access.replicas().partition(tp).map(r -> r.isLeader() && r.leaderEpoch() == leaderEpoch).orElse(true);
+    }
+
+    private void load(int partition, int leaderEpoch) {
+        try {
+            ClusterSnapshot snapshot = access.metadata().snapshot();
+            if (!stillLeading(snapshot, partition, leaderEpoch)) {
+                return;
+            }
+            UUID topicId = topicId(snapshot);
+            Log log = access.logs().getLog(OffsetsTopic.NAME, partition).orElseThrow();
+            JournalMarks.Mark mark = marks.read(partition, topicId);
+            if (mark.offset() < log.logStartOffset()) {
+                LOG.warn("{}-{} starts at {}, past the offset registry's mark {}: commits in between cannot be replayed",
+                    OffsetsTopic.NAME, partition, log.logStartOffset(), mark.offset());
+            }
+            long from = Math.min(Math.max(mark.offset(), log.logStartOffset()), log.logEndOffset());
+            JournalPartition jp = new JournalPartition(partition, leaderEpoch, from, mark.version());
+            int replayed = replay.replay(log, from, jp);
+            // writing the mark at once fences the previous leader's writes still under way
+            registry.commitAll(List.of(), List.of(marks.write(partition, topicId, from, mark.version())));
+            jp.markVersion = mark.version() + 1;
+            if (stillLeading(access.metadata().snapshot(), partition, leaderEpoch)) {
+                led.put(partition, jp);
+                LOG.info("Loaded {}-{} in epoch {}: {} commits from offset {} to write to the offset registry",
+                    OffsetsTopic.NAME, partition, leaderEpoch, replayed, from);
+                write(jp);
+            }
+        } catch (Exception e) {
+            LOG.warn("Could not load {}-{}; retrying", OffsetsTopic.NAME, partition, e);
+        } finally {
+            loading.remove(partition);
+        }
+    }
+
+    private static UUID topicId(ClusterSnapshot snapshot) {
+        return snapshot.topic(OffsetsTopic.NAME).map(TopicMetadata::topicId).orElseThrow();
+    }
+
+    /** Registry thread: writes every led partition's replicated commits to the registry. */
+    void writeAll() {
+        for (JournalPartition jp : led.values()) {
+            write(jp);
+        }
+    }
+
+    /** Registry thread: writes the group's partition's replicated commits now (before its offsets are deleted). */
+    void writeNow(String groupId) {
+        partitionOf(groupId).ifPresent(this::write);
+    }
+
+    private void write(JournalPartition jp) {
+        ClusterSnapshot snapshot = access.metadata().snapshot();
+        if (!stillLeading(snapshot, jp.partition, jp.leaderEpoch)) {
+            return;
+        }
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, jp.partition);
+        Optional<Log> log = access.logs().getLog(OffsetsTopic.NAME, jp.partition);
+        if (log.isEmpty()) {
+            return;
+        }
+        long highWatermark = access.replicas().partition(tp).map(Partition::highWatermark).orElse(log.get().highWatermark());
+        JournalPartition.Flush flush = jp.takeBelow(highWatermark);
+        if (flush.entries().isEmpty() && flush.mark() == jp.mark) {
+            return;
+        }
+        try {
+            JournalWrites.write(registry, flush.entries(),
+                marks.write(jp.partition, topicId(snapshot), flush.mark(), jp.markVersion));
+            jp.markVersion++;
+            jp.mark = flush.mark();
+            jp.written(flush);
+            trim(log.get(), flush.mark());
+        } catch (KeeperException e) {
+            if (e.code() == KeeperException.Code.BADVERSION) {
+                LOG.warn("Another broker has taken over {}; it writes the partition's commits now", tp);
+                led.remove(jp.partition, jp);
+            } else {
+                LOG.warn("Could not write the commits of {} to the offset registry; retrying", tp, e);
+            }
+        } catch (Exception e) {
+            LOG.warn("Could not write the commits of {} to the offset registry; retrying", tp, e);
+        }
+    }
+
+    /** Drops the segments wholly below the mark: the registry holds what they held. */
+    private void trim(Log log, long mark) {
+        List<Long> bases = log.segmentBaseOffsets();
+        if (bases.size() > 1 && mark >= bases.get(1)) {
+            access.logs().deleteRecords(log, mark);
+        }
+    }
+
+    /** The commits held here not yet in the registry, for tests and metrics. */
+    int unwrittenCount() {
+        return led.values().stream().mapToInt(JournalPartition::unwrittenCount).sum();
+    }
+
+    List<Integer> ledPartitions() {
+        return new ArrayList<>(led.keySet());
+    }
+}

@@ -1,0 +1,69 @@
+package io.millrace.broker.group;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.common.TopicPartition;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.Test;
+
+public class JournalPartitionTest {
+
+    private static final TopicPartition TP = new TopicPartition("t", 0);
+
+    private static OffsetRegistry.Committed at(long offset) {
+        return new OffsetRegistry.Committed(offset, "");
+    }
+
+    @Test
+    public void onlyCommitsBelowTheHighWatermarkAreTakenAndTheMarkStopsAtTheOldestLeftOut() {
+        JournalPartition jp = new JournalPartition(0, 1, 0, 0);
+        jp.appended("a", Map.of(TP, at(10)), 0, 0);
+        jp.appended("b", Map.of(TP, at(20)), 1, 1);
+        jp.appended("a", Map.of(TP, at(11)), 2, 2); // replaces a's first commit, which is unwritten too
+
+        JournalPartition.Flush flush = jp.takeBelow(2);
+        assertEquals(Map.of(new JournalPartition.Key("b", TP), new JournalPartition.Unwritten(at(20), 1, 1)), flush.entries());
+        // a's latest commit is above the high watermark and may be lost with the leader: the mark
+        // stays at a's oldest unwritten record, so a new leader finds its replicated commit again
+        assertEquals(0, flush.mark());
+
+        jp.written(flush);
+        JournalPartition.Flush all = jp.takeBelow(3);
+        assertEquals(3, all.mark());
+        assertEquals(at(11), all.entries().get(new JournalPartition.Key("a", TP)).committed());
+        assertEquals(1, all.entries().size());
+    }
+
+    @Test
+    public void aCommitMadeWhileWritingStaysUnwritten() {
+        JournalPartition jp = new JournalPartition(0, 1, 0, 0);
+        jp.appended("a", Map.of(TP, at(10)), 0, 0);
+        JournalPartition.Flush flush = jp.takeBelow(1);
+        jp.appended("a", Map.of(TP, at(12)), 1, 1);
+        jp.written(flush);
+        assertEquals(1, jp.unwrittenCount());
+        assertEquals(List.of(TP), jp.unwrittenPartitions("a"));
+    }
+
+    @Test
+    public void theOverlayShowsUnwrittenCommitsAndDeletions() {
+        JournalPartition jp = new JournalPartition(0, 1, 0, 0);
+        TopicPartition other = new TopicPartition("t", 1);
+        Map<TopicPartition, OffsetRegistry.Committed> deletion = new HashMap<>();
+        deletion.put(other, null);
+        jp.appended("a", Map.of(TP, at(12)), 0, 0);
+        jp.appended("a", deletion, 1, 1);
+        jp.appended("b", Map.of(TP, at(99)), 2, 2);
+
+        Map<TopicPartition, OffsetRegistry.Committed> fromRegistry = new HashMap<>(Map.of(TP, at(5), other, at(6)));
+        jp.overlay("a", fromRegistry, null);
+        assertEquals(Map.of(TP, at(12)), fromRegistry);
+
+        Map<TopicPartition, OffsetRegistry.Committed> asked = new HashMap<>();
+        jp.overlay("a", asked, List.of(other));
+        assertTrue(asked.isEmpty());
+    }
+}
