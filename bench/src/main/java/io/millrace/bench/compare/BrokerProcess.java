@@ -51,6 +51,41 @@ public abstract class BrokerProcess implements AutoCloseable {
     /** The directory holding the partition directories ({@code <topic>-<partition>}). */
     abstract Path logDir();
 
+    /** {@link #logDir()}, for benchmarks outside this package. */
+    public Path logDirectory() {
+        return logDir();
+    }
+
+    /** The broker JVM's process id, to read its memory from {@code /proc}. */
+    public long pid() {
+        if (process == null) {
+            throw new IllegalStateException(name + " is not running");
+        }
+        return process.pid();
+    }
+
+    /**
+     * Ends the broker's JVM with SIGKILL, as a crash would, leaving its data as it is on disk, and
+     * waits until it is gone. {@link #relaunch()} starts it again on the same data.
+     */
+    public void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException(name + " still running 30 s after SIGKILL");
+            }
+        }
+    }
+
+    /**
+     * Starts the broker's JVM again on the data and client port it had, after {@link #kill()}, and
+     * returns as soon as the process is spawned, so the caller can time how long it takes to serve.
+     * Only the single brokers of the comparison support it.
+     */
+    public void relaunch() throws IOException {
+        throw new UnsupportedOperationException(name + " cannot be relaunched");
+    }
+
     /**
      * Records a Java Flight Recording of the broker's whole life (the {@code profile} settings,
      * which sample Java stacks every 10-20 ms) into {@code file}, written when the JVM exits.
@@ -94,6 +129,12 @@ public abstract class BrokerProcess implements AutoCloseable {
     /** The CPU time (user and system) the broker's JVM used so far, or NaN where the OS does not tell. */
     public double cpuMillis() {
         return process == null ? Double.NaN : CpuTime.millis(process.toHandle());
+    }
+
+    void checkNotRunning() {
+        if (process == null || process.isAlive()) {
+            throw new IllegalStateException(name + (process == null ? " was never started" : " is still running"));
+        }
     }
 
     void checkAlive() {

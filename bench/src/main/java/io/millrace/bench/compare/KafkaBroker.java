@@ -68,6 +68,13 @@ public final class KafkaBroker extends BrokerProcess {
         awaitReady();
     }
 
+    /** The same node on the same configuration, storage and ports; not formatted again. */
+    @Override
+    public void relaunch() throws IOException {
+        checkNotRunning();
+        process = builder(javaCommand("kafka.Kafka", home.resolve("server.properties").toString())).start();
+    }
+
     private void awaitReady() throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         // first the listener, so the admin client does not log a warning per refused connection

@@ -46,6 +46,20 @@ public final class MillraceBroker extends BrokerProcess {
         }
     }
 
+    /**
+     * The same broker on the same data, listening on the port it had (its ZooKeeper, in the same JVM,
+     * on a new one); {@link #zookeeperConnect()} is unknown until the new JVM says it.
+     */
+    @Override
+    public void relaunch() throws IOException {
+        checkNotRunning();
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(home.toString()));
+        args.addAll(overrides);
+        args.add(io.millrace.broker.network.NetworkConfig.LISTENERS_CONFIG + "=PLAINTEXT://127.0.0.1:" + port);
+        zookeeperConnect = null;
+        process = builder(javaCommand(MillraceServerMain.class.getName(), args.toArray(String[]::new))).start();
+    }
+
     @Override
     public String bootstrapServers() {
         return "127.0.0.1:" + port;

@@ -136,7 +136,7 @@ public final class GroupBenchmark {
     }
 
     /** The sides in their order, in odd rounds; reversed in even ones, so none always goes first. */
-    static List<String> order(int run, java.util.Collection<String> sides) {
+    public static List<String> order(int run, java.util.Collection<String> sides) {
         List<String> order = new ArrayList<>(sides);
         if (Math.floorMod(run, 2) == 0) {
             java.util.Collections.reverse(order);

@@ -16,8 +16,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-/** Kafka's clients as every scenario of the group comparison sets them up, the same on either broker. */
-final class GroupClients {
+/**
+ * Kafka's clients as every scenario of the group comparison sets them up, the same on either broker;
+ * the topic helpers serve the cost curves too.
+ */
+public final class GroupClients {
 
     static final int VALUE_BYTES = 100;
 
@@ -55,8 +58,15 @@ final class GroupClients {
 
     /** Creates {@code topic} and returns once every partition has a leader. */
     static void createTopic(String bootstrap, String topic, int partitions) throws Exception {
+        createTopic(bootstrap, topic, partitions, Map.of());
+    }
+
+    /** Creates {@code topic} with the topic settings {@code configs} and returns once every partition has a leader. */
+    public static void createTopic(String bootstrap, String topic, int partitions, Map<String, String> configs)
+            throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(configs)))
+                .all().get(60, TimeUnit.SECONDS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!ready(admin, topic, partitions)) {
                 if (System.nanoTime() > deadline) {

@@ -41,6 +41,15 @@ final class Palette {
         return byId;
     }
 
+    /** The colour of the cell of Kafka's client on {@code broker} ("millrace" or "kafka"). */
+    static String withKafkaClient(String broker) {
+        String c = BY_CLIENT_AND_BROKER.get("kafka/" + broker);
+        if (c == null) {
+            throw new IllegalArgumentException("no broker " + broker);
+        }
+        return c;
+    }
+
     /** For charts whose bars are not cells (the machine's ceilings). */
     static String neutral() {
         return "#4D4D4D";
