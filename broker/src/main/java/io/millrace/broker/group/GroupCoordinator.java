@@ -96,6 +96,22 @@ public final class GroupCoordinator implements AutoCloseable {
         registryThread.scheduleWithFixedDelay(journal::writeAll, writes, writes, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Exports {@code io.millrace:type=group-coordinator}: {@code group-count} (groups with members
+     * here), {@code offsets-partitions-led} (partitions of {@code __consumer_offsets} this broker
+     * leads and has loaded) and {@code unwritten-commits} (group partitions whose latest commit is in
+     * the topic but not yet in the ZooKeeper offset registry; it should stay near zero, and grows
+     * while ZooKeeper cannot be written).
+     */
+    public void bindMetrics(io.millrace.broker.network.MetricsRegistry registry) {
+        io.millrace.broker.network.MetricGroup group = registry.group("group-coordinator");
+        group.gauge("group-count", "groups with members coordinated by this broker", () -> (long) activeGroups().size());
+        group.gauge("offsets-partitions-led", "partitions of __consumer_offsets this broker leads and has loaded",
+            () -> (long) journal.ledPartitions().size());
+        group.gauge("unwritten-commits", "group partitions whose latest commit is not yet in the offset registry",
+            () -> (long) journal.unwrittenCount());
+    }
+
     GroupNodes nodes() {
         return nodes;
     }

@@ -89,6 +89,7 @@ public final class Broker implements AutoCloseable {
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         replicas.bindMetrics(metrics);
+        groups.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
         logManager.addLogListener(purgatory.deletionListener());
         this.network = new NetworkServer(config.network(), dispatcher(time, topicMetrics), time, metrics);

@@ -53,6 +53,7 @@ public class OffsetJournalReplayTest {
             consumer.commitSync(Map.of(tp, new OffsetAndMetadata(17, "checkpoint")));
             // answered from the offsets topic; the registry gets it only at the next write, an hour away
             assertNull(registryOffset(survivor, tp));
+            assertEquals(1L, unwrittenCommits(coordinator));
             assertEquals(new OffsetAndMetadata(17, "checkpoint"), consumer.committed(Set.of(tp)).get(tp));
         }
 
@@ -70,6 +71,11 @@ public class OffsetJournalReplayTest {
         props.put("enable.auto.commit", "false");
         props.put("reconnect.backoff.max.ms", "200");
         return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static long unwrittenCommits(int broker) throws Exception {
+        return (Long) java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(
+            new javax.management.ObjectName("io.millrace:type=group-coordinator,broker=" + broker), "unwritten-commits");
     }
 
     private static String registryOffset(int broker, TopicPartition tp) {
