@@ -116,7 +116,9 @@ final class OffsetJournal {
             "retention.ms", "-1", "retention.bytes", "-1");
         access.creator().create(OffsetsTopic.NAME, config.offsetsTopicNumPartitions(), replicationFactor, topicConfig)
             .whenComplete((ok, failure) -> {
-                if (failure != null && !(failure.getCause() instanceof io.millrace.common.errors.TopicExistsException)) {
+                Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+                if (failure != null && !(cause instanceof io.millrace.common.errors.TopicExistsException)) {
                     LOG.warn("Could not create {}: {}", OffsetsTopic.NAME, failure.toString());
                     creating.set(false); // the next FindCoordinator tries again
                 } else if (failure == null) {

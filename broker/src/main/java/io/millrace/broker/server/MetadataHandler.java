@@ -86,7 +86,8 @@ final class MetadataHandler implements ApiHandler {
         Errors error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
         if (!TopicNames.isValid(name)) {
             error = Errors.INVALID_TOPIC_EXCEPTION;
-        } else if (create) {
+        } else if (create && !name.equals(io.millrace.broker.group.OffsetsTopic.NAME)) {
+            // the offsets topic is made by the group coordinator, with its own settings
             autoCreate(name);
             error = Errors.LEADER_NOT_AVAILABLE;
         }
