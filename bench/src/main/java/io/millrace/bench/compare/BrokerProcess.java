@@ -87,6 +87,14 @@ public abstract class BrokerProcess implements AutoCloseable {
     }
 
     /**
+     * After {@link #relaunch()}: waits until the broker has taken its place in the cluster again, which
+     * is not always when it starts to answer clients. Only the single brokers of the comparison support it.
+     */
+    public void awaitRejoined(Duration timeout) throws IOException, InterruptedException {
+        throw new UnsupportedOperationException(name + " cannot tell when it rejoined");
+    }
+
+    /**
      * Records a Java Flight Recording of the broker's whole life (the {@code profile} settings,
      * which sample Java stacks every 10-20 ms) into {@code file}, written when the JVM exits.
      */

@@ -75,6 +75,22 @@ public final class KafkaBroker extends BrokerProcess {
         process = builder(javaCommand("kafka.Kafka", home.resolve("server.properties").toString())).start();
     }
 
+    /**
+     * A restarted Kafka node opens its client listener only once its controller has registered it and
+     * let it out of fencing, so listening is rejoining.
+     */
+    @Override
+    public void awaitRejoined(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!accepts(port)) {
+            checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Kafka broker not listening " + timeout + " after its relaunch; see " + processLog);
+            }
+            Thread.sleep(5);
+        }
+    }
+
     private void awaitReady() throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         // first the listener, so the admin client does not log a warning per refused connection

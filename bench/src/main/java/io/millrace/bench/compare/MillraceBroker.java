@@ -8,6 +8,8 @@ import java.nio.file.Path;
 public final class MillraceBroker extends BrokerProcess {
 
     private int port = -1;
+    /** The READY lines in the process log before the last {@link #relaunch()}. */
+    private long readyLinesBefore;
     private String zookeeperConnect;
     /** Broker settings beyond the defaults, set before {@link #start()}. */
     private final java.util.List<String> overrides = new java.util.ArrayList<>();
@@ -57,7 +59,35 @@ public final class MillraceBroker extends BrokerProcess {
         args.addAll(overrides);
         args.add(io.millrace.broker.network.NetworkConfig.LISTENERS_CONFIG + "=PLAINTEXT://127.0.0.1:" + port);
         zookeeperConnect = null;
+        readyLinesBefore = readyLines();
         process = builder(javaCommand(MillraceServerMain.class.getName(), args.toArray(String[]::new))).start();
+    }
+
+    /**
+     * Millrace's broker answers clients from the logs it loaded before it is registered in ZooKeeper
+     * (after a crash it waits there for its previous registration's session to expire); {@link
+     * MillraceServerMain} prints READY only once {@code Broker.startup()} has returned, registered.
+     */
+    @Override
+    public void awaitRejoined(java.time.Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (readyLines() <= readyLinesBefore) {
+            checkAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Millrace broker not registered " + timeout + " after its relaunch; see "
+                    + processLog);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    private long readyLines() throws IOException {
+        if (!Files.exists(processLog)) {
+            return 0;
+        }
+        try (java.util.stream.Stream<String> lines = Files.lines(processLog)) {
+            return lines.filter(l -> l.startsWith("READY ")).count();
+        }
     }
 
     @Override

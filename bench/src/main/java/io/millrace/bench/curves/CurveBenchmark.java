@@ -129,9 +129,10 @@ public final class CurveBenchmark {
 
     /**
      * On a pair of brokers of their own, both with {@code log.segment.bytes} set for the segments asked
-     * for, beside the topic's own {@code segment.bytes}: with the topic's setting alone, Millrace's broker
-     * rolled no more segments after its first crash (a 200 MB topic of 2 MB segments kept the 13 it had at
-     * 20 MB), so the curve would not have compared the same segment counts.
+     * for, beside the topic's own {@code segment.bytes}: after a crash, Millrace's broker appends with its
+     * own defaults until it has registered again (it waits for its previous session to expire first), so
+     * with the topic's setting alone the records written in that window went into one segment past the
+     * topic's size, and the curve would not have compared the same segment counts.
      */
     private void restartCurve(Path parent) throws Exception {
         long bytes = restartBytes(parent);

@@ -28,7 +28,7 @@ record CurveOptions(int runs, boolean warmup, long records, long restartBytes, i
 
     static final String ALL_CURVES = "abcd";
     static final int DEFAULT_RUNS = 3;
-    static final long DEFAULT_RECORDS = 1_000_000;
+    static final long DEFAULT_RECORDS = 5_000_000;
     static final long DEFAULT_RESTART_BYTES = 10_000_000_000L;
     static final int DEFAULT_RESTART_SEGMENTS = 1000;
     static final int QUICK_RUNS = 1;

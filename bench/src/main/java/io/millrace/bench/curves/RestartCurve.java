@@ -30,6 +30,7 @@ final class RestartCurve {
     static final int FILL_VALUE_BYTES = 1000;
     static final Metric SERVING = new Metric("SIGKILL, restart to first produce and fetch", "ms", false);
     static final Metric LISTENING = new Metric("SIGKILL, restart to port accepting", "ms", false);
+    static final Metric REJOINED = new Metric("SIGKILL, restart to rejoining the cluster", "ms", false);
     static final Metric LOST = new Metric("acknowledged records missing after the restart", "records", false);
     static final Metric ON_DISK = new Metric("segment files on disk", "MB", false);
     static final Metric SEGMENTS = new Metric("segments on disk", "segments", false);
@@ -53,6 +54,9 @@ final class RestartCurve {
         this.results = results;
         this.segmentBytes = (int) Math.max(1 << 20, totalBytes / segments);
         this.steps = steps(totalBytes, segmentBytes, quick);
+        results.note("Restart: rejoining the cluster is, for Millrace's broker, Broker.startup() returning, registered in"
+            + " ZooKeeper (it serves clients from its loaded logs before that); for Kafka's, its client port accepting, which"
+            + " it opens once its controller has registered it and let it out of fencing.");
         this.curve = results.curve(new Curve("restart", "d) Restart after SIGKILL, one partition of " + mb(segmentBytes)
             + " MB segments", "data on disk", steps.stream().map(Step::label).toList()));
     }
@@ -122,6 +126,7 @@ final class RestartCurve {
         probes.merge(side, 1L, Long::sum);
         add(step, side, LISTENING, t.listeningMs());
         add(step, side, SERVING, t.servingMs());
+        add(step, side, REJOINED, t.rejoinedMs());
         add(step, side, LOST, expected - t.offset());
     }
 

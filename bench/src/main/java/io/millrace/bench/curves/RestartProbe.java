@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -23,15 +24,18 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * One crash and restart: SIGKILL the broker's JVM, start it again on the same data and port, and time
- * from the new process's start until its port accepts a connection and until a record produced to
- * partition 0 ({@code acks=1}) has been fetched back. The clients are made before the clock starts and
- * retry every 10 ms (at most 100 ms apart), so the wait is the broker's, not a client's back-off.
- * The record's offset says whether the broker kept every record acknowledged before the crash.
+ * from the new process's start until its port accepts a connection, until a record produced to
+ * partition 0 ({@code acks=1}) has been fetched back, and until the broker has rejoined its cluster
+ * ({@link BrokerProcess#awaitRejoined}), which for Millrace's broker comes later than serving. The
+ * clients are made before the clock starts and retry every 10 ms (at most 100 ms apart), so the wait is
+ * the broker's, not a client's back-off. The record's offset says whether the broker kept every record
+ * acknowledged before the crash. Returns only once the broker has rejoined, so the next crash finds it
+ * registered, as a crash in service would.
  */
 final class RestartProbe {
 
     /** Times since the new process started, and the offset the probe record got. */
-    record Timing(double listeningMs, double servingMs, long offset) {
+    record Timing(double listeningMs, double servingMs, double rejoinedMs, long offset) {
     }
 
     private static final Duration TIMEOUT = Duration.ofMinutes(15);
@@ -47,12 +51,28 @@ final class RestartProbe {
                  new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             long start = System.nanoTime();
             broker.relaunch();
+            CompletableFuture<Long> rejoined = CompletableFuture.supplyAsync(() -> awaitRejoined(broker));
             awaitListening(bootstrap, start);
             double listening = (System.nanoTime() - start) / 1e6;
             long offset = producer.send(new ProducerRecord<>(topic, 0, null, new byte[ProduceLoad.VALUE_BYTES]))
                 .get(TIMEOUT.toMinutes(), TimeUnit.MINUTES).offset();
             fetch(consumer, new TopicPartition(topic, 0), offset, start);
-            return new Timing(listening, (System.nanoTime() - start) / 1e6, offset);
+            double serving = (System.nanoTime() - start) / 1e6;
+            double rejoinedMs = (rejoined.get(TIMEOUT.toMinutes(), TimeUnit.MINUTES) - start) / 1e6;
+            return new Timing(listening, serving, rejoinedMs, offset);
+        }
+    }
+
+    /** When {@code broker} rejoined its cluster, by {@link System#nanoTime()}. */
+    private static long awaitRejoined(BrokerProcess broker) {
+        try {
+            broker.awaitRejoined(TIMEOUT);
+            return System.nanoTime();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

@@ -12,11 +12,11 @@ import org.junit.Test;
 public class CurveOptionsTest {
 
     @Test
-    public void theFullRunIsTenGigabytesInAThousandSegmentsAndAMillionRecordsAPoint() {
+    public void theFullRunIsTenGigabytesInAThousandSegmentsAndFiveMillionRecordsAPoint() {
         CurveOptions o = CurveOptions.parse();
         assertEquals(3, o.runs());
         assertTrue(o.warmup());
-        assertEquals(1_000_000, o.records());
+        assertEquals(5_000_000, o.records());
         assertEquals(10_000_000_000L, o.restartBytes());
         assertEquals(1000, o.restartSegments());
         assertEquals(10_000_000, o.segmentBytes());
