@@ -56,6 +56,8 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Groups whose kafka-group node this broker has made sure of. */
     private final Set<String> kafkaGroups = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean reconcileQueued = new AtomicBoolean();
+    /** Claims of groups under way, shared by the JoinGroups that arrive meanwhile. */
+    private final Map<String, CompletableFuture<String>> claims = new ConcurrentHashMap<>();
     private long ticks;
 
     /**
@@ -136,9 +138,15 @@ public final class GroupCoordinator implements AutoCloseable {
     /**
      * Marks {@code groupId} as a Kafka-protocol group before its first member joins, then checks it
      * has no ZooKeeper group consumers; the future holds why not, or null when it may be joined.
+     * JoinGroups arriving while a claim of the group is under way share it: members started together
+     * then all get their member ids as soon as the one claim is done, in time to be waited for by
+     * the first rebalance, instead of queueing a ZooKeeper round trip each behind the first member,
+     * which would form a generation of its own meanwhile.
      */
     CompletableFuture<String> claimForKafka(String groupId) {
-        return onRegistryThread(() -> markers.claim(groupId));
+        CompletableFuture<String> claim = claims.computeIfAbsent(groupId, id -> onRegistryThread(() -> markers.claim(id)));
+        claim.whenComplete((conflict, failure) -> claims.remove(groupId, claim));
+        return claim;
     }
 
     /**
