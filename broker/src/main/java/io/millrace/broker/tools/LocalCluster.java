@@ -101,6 +101,10 @@ public final class LocalCluster implements AutoCloseable {
         props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
         // a development cluster: new groups form at once rather than after the 3 s initial delay
         props.put(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0);
+        // and a small offsets topic with as many replicas as there are brokers (up to Kafka's 3), as
+        // Kafka's own test clusters have
+        props.put(GroupConfig.OFFSETS_TOPIC_NUM_PARTITIONS_CONFIG, 5);
+        props.put(GroupConfig.OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG, Math.min(3, brokers.length));
         props.putAll(overrides);
         // broker.id in the overrides is the first broker's: ids must differ across the clusters of one JVM
         // (each broker exports its metrics under its id), not only within one

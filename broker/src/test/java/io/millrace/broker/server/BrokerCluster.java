@@ -75,6 +75,9 @@ final class BrokerCluster extends ExternalResource {
         props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
         // new groups form at once, rather than after Kafka's default initial delay of 3 s
         props.put(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0);
+        // a small offsets topic, one replica a broker up to Kafka's 3, as in Kafka's own test clusters
+        props.put(GroupConfig.OFFSETS_TOPIC_NUM_PARTITIONS_CONFIG, 5);
+        props.put(GroupConfig.OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG, Math.min(3, size));
         props.putAll(overrides);
         return props;
     }
