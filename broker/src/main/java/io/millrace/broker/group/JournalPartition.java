@@ -33,7 +33,8 @@ final class JournalPartition {
     }
 
     final int partition;
-    final int leaderEpoch;
+    /** The leader epoch it was loaded or last confirmed in. */
+    volatile int leaderEpoch;
     private final Map<Key, Unwritten> unwritten = new HashMap<>();
     /** Registry thread only. */
     long mark;

@@ -52,6 +52,7 @@ final class OffsetJournal {
     private final Executor registryThread;
     private final Map<Integer, JournalPartition> led = new ConcurrentHashMap<>();
     private final Set<Integer> loading = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> revalidating = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean creating = new AtomicBoolean();
 
     OffsetJournal(OffsetsTopicAccess access, GroupConfig config, OffsetRegistry registry, JournalMarks marks, Time time,
@@ -83,7 +84,7 @@ final class OffsetJournal {
             return false;
         }
         JournalPartition jp = led.get(OffsetsTopic.partitionFor(groupId, partitions));
-        return jp != null && stillLeading(snapshot, jp.partition, jp.leaderEpoch);
+        return jp != null && stillLeading(snapshot, jp.partition);
     }
 
     /** Whether the topic exists and every partition of it this broker leads is loaded here. */
@@ -136,7 +137,7 @@ final class OffsetJournal {
         ClusterSnapshot snapshot = access.metadata().snapshot();
         int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
         JournalPartition jp = partitions <= 0 ? null : led.get(OffsetsTopic.partitionFor(groupId, partitions));
-        if (jp == null || !stillLeading(snapshot, jp.partition, jp.leaderEpoch)) {
+        if (jp == null || !stillLeading(snapshot, jp.partition)) {
             return CompletableFuture.failedFuture(new ApiException(Errors.NOT_COORDINATOR,
                 "Broker " + access.brokerId() + " does not coordinate group " + groupId));
         }
@@ -182,17 +183,24 @@ final class OffsetJournal {
     void refresh() {
         ClusterSnapshot snapshot = access.metadata().snapshot();
         led.values().removeIf(jp -> {
-            boolean lost = !stillLeading(snapshot, jp.partition, jp.leaderEpoch);
+            boolean lost = !stillLeading(snapshot, jp.partition);
             if (lost) {
                 LOG.info("No longer leading {}-{} in epoch {}; its groups move", OffsetsTopic.NAME, jp.partition, jp.leaderEpoch);
             }
             return lost;
         });
+        for (JournalPartition jp : led.values()) {
+            int epoch = snapshot.partitionState(OffsetsTopic.NAME, jp.partition).map(PartitionState::leaderEpoch)
+                .orElse(jp.leaderEpoch);
+            if (epoch != jp.leaderEpoch && revalidating.add(jp.partition)) {
+                registryThread.execute(() -> revalidate(jp, epoch));
+            }
+        }
         int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
         for (int p = 0; p < partitions; p++) {
             int partition = p;
             Optional<PartitionState> state = snapshot.partitionState(OffsetsTopic.NAME, p);
-            if (state.isEmpty() || led.containsKey(p) || !stillLeading(snapshot, p, state.get().leaderEpoch())) {
+            if (state.isEmpty() || led.containsKey(p) || !stillLeading(snapshot, p)) {
                 continue;
             }
             if (loading.add(p)) {
@@ -202,21 +210,46 @@ final class OffsetJournal {
         }
     }
 
-    private boolean stillLeading(ClusterSnapshot snapshot, int partition, int leaderEpoch) {
-        Optional<PartitionState> state = snapshot.partitionState(OffsetsTopic.NAME, partition);
-        if (state.isEmpty() || state.get().leaderEpoch() != leaderEpoch
-            || snapshot.leader(OffsetsTopic.NAME, partition) != access.brokerId()) {
+    /**
+     * Whether this broker leads the partition, with its log open. The leader epoch is not compared:
+     * the controller raises it on every ISR change too, while the same broker goes on leading with
+     * the same state; {@link #refresh} checks a new epoch against the mark instead.
+     */
+    private boolean stillLeading(ClusterSnapshot snapshot, int partition) {
+        if (snapshot.leader(OffsetsTopic.NAME, partition) != access.brokerId()) {
             return false;
         }
         TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, partition);
         return access.logs().getLog(OffsetsTopic.NAME, partition).isPresent()
-            && access.replicas().partition(tp).map(r -> r.isLeader() && r.leaderEpoch() == leaderEpoch).orElse(true);
+            && access.replicas().partition(tp).map(Partition::isLeader).orElse(true);
+    }
+
+    /**
+     * Registry thread: the partition is still led here but in a new leader epoch. If no other broker
+     * has written its mark since this one did, leadership never left and the state carries over;
+     * otherwise another broker led it meanwhile and the partition is loaded again.
+     */
+    private void revalidate(JournalPartition jp, int leaderEpoch) {
+        try {
+            JournalMarks.Mark mark = marks.read(jp.partition, topicId(access.metadata().snapshot()));
+            if (mark.version() == jp.markVersion) {
+                jp.leaderEpoch = leaderEpoch;
+            } else {
+                LOG.info("{}-{} was led elsewhere before epoch {}; loading it again", OffsetsTopic.NAME, jp.partition,
+                    leaderEpoch);
+                led.remove(jp.partition, jp);
+            }
+        } catch (Exception e) {
+            LOG.warn("Could not check the mark of {}-{}; retrying", OffsetsTopic.NAME, jp.partition, e);
+        } finally {
+            revalidating.remove(jp.partition);
+        }
     }
 
     private void load(int partition, int leaderEpoch) {
         try {
             ClusterSnapshot snapshot = access.metadata().snapshot();
-            if (!stillLeading(snapshot, partition, leaderEpoch)) {
+            if (!stillLeading(snapshot, partition)) {
                 return;
             }
             UUID topicId = topicId(snapshot);
@@ -232,7 +265,7 @@ final class OffsetJournal {
             // writing the mark at once fences the previous leader's writes still under way
             registry.commitAll(List.of(), List.of(marks.write(partition, topicId, from, mark.version())));
             jp.markVersion = mark.version() + 1;
-            if (stillLeading(access.metadata().snapshot(), partition, leaderEpoch)) {
+            if (stillLeading(access.metadata().snapshot(), partition)) {
                 led.put(partition, jp);
                 LOG.info("Loaded {}-{} in epoch {}: {} commits from offset {} to write to the offset registry",
                     OffsetsTopic.NAME, partition, leaderEpoch, replayed, from);
@@ -263,7 +296,7 @@ final class OffsetJournal {
 
     private void write(JournalPartition jp) {
         ClusterSnapshot snapshot = access.metadata().snapshot();
-        if (!stillLeading(snapshot, jp.partition, jp.leaderEpoch)) {
+        if (!stillLeading(snapshot, jp.partition)) {
             return;
         }
         TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, jp.partition);
