@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * handlers between them.
  *
  * <p>{@link #startup()}: recover the logs, bind the listener, register in ZooKeeper (so clients
- * learn of the broker only once it can answer), then open the logs of the partitions assigned here.
+ * learn of the broker only once it can answer), then open the logs of the partitions assigned here
+ * and apply their topics' settings; only then are produce and fetch served (before, they are
+ * refused as for a partition led elsewhere, which clients retry).
  * {@link #shutdown()}: answer the waiting fetches, stop accepting and finish the requests in
  * progress, leave ZooKeeper, and close the logs (flushed, with the clean-shutdown marker).
  */
@@ -48,6 +50,8 @@ public final class Broker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
     private enum State { LATENT, STARTED, STOPPED }
+
+    private static final Duration SERVING_WAIT = Duration.ofSeconds(30);
 
     /** How long an InitProducerId waits for a block of producer ids before it is told to retry. */
     private static final Duration PRODUCER_ID_WAIT = Duration.ofSeconds(5);
@@ -61,6 +65,7 @@ public final class Broker implements AutoCloseable {
     private final ProducerIdManager producerIds;
     private final GroupCoordinator groups;
     private final ReplicaManager replicas;
+    private final LocalPartitions partitions;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
     private volatile MetadataListener assignmentListener;
     private volatile MetadataListener topicConfigSync;
@@ -92,11 +97,11 @@ public final class Broker implements AutoCloseable {
         groups.bindMetrics(metrics);
         LogMetrics.bind(metrics, logManager, topicMetrics);
         logManager.addLogListener(purgatory.deletionListener());
+        this.partitions = new LocalPartitions(id, logManager);
         this.network = new NetworkServer(config.network(), dispatcher(time, topicMetrics), time, metrics);
     }
 
     private RequestDispatcher dispatcher(Time time, BrokerTopicMetrics topicMetrics) {
-        LocalPartitions partitions = new LocalPartitions(config.brokerId(), logManager);
         EnumMap<ApiKey, ApiHandler> handlers = new EnumMap<>(ApiKey.class);
         handlers.put(ApiKey.API_VERSIONS, new ApiVersionsHandler());
         handlers.put(ApiKey.METADATA, new MetadataHandler(cluster, config));
@@ -152,10 +157,26 @@ public final class Broker implements AutoCloseable {
             assignmentListener = cluster.metadata().addAssignmentListener(config.brokerId(),
                 new LogAssignments(config.brokerId(), logManager));
             cluster.metadata().addListenerFromCurrent(replicas); // after the logs are opened, on the same thread
+            // next on the same thread, once the logs have their topics' settings: records may come in
+            java.util.concurrent.CompletableFuture<Void> serving = new java.util.concurrent.CompletableFuture<>();
+            cluster.metadata().addListenerFromCurrent((previous, current) -> {
+                partitions.startServing();
+                serving.complete(null);
+            });
+            awaitServing(serving);
             LOG.info("Broker {} started on port {}", config.brokerId(), network.boundPort());
         } catch (InterruptedException | RuntimeException e) {
             shutdown();
             throw e;
+        }
+    }
+
+    /** Returns once the logs take records, so that a caller of {@link #startup} may produce at once. */
+    private static void awaitServing(java.util.concurrent.CompletableFuture<Void> serving) throws InterruptedException {
+        try {
+            serving.get(SERVING_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("The logs' settings were not applied within {}; serving once they are", SERVING_WAIT);
         }
     }
 

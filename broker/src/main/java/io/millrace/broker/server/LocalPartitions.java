@@ -7,11 +7,18 @@ import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
 
-/** Finds the local log of a partition this broker leads, or says with which error to refuse. */
+/**
+ * Finds the local log of a partition this broker leads, or says with which error to refuse. Until
+ * the broker has started serving ({@link #startServing}) every partition is refused as led
+ * elsewhere: while a broker restarted after a crash waits for its old ZooKeeper registration to
+ * expire, its logs are open but their topics' settings (segment size, retention, flush policy) are
+ * not applied yet, so it must not take records into them.
+ */
 final class LocalPartitions {
 
     private final int brokerId;
     private final LogManager logs;
+    private volatile boolean serving;
 
     LocalPartitions(int brokerId, LogManager logs) {
         this.brokerId = brokerId;
@@ -20,12 +27,22 @@ final class LocalPartitions {
 
     /**
      * @throws UnknownTopicOrPartitionException the cluster has no such partition
-     * @throws ApiException NOT_LEADER_OR_FOLLOWER: another broker leads it, or its log is not
-     *     created here yet (both retriable: the client refreshes its metadata)
+     * @throws ApiException NOT_LEADER_OR_FOLLOWER: another broker leads it, its log is not
+     *     created here yet, or this broker is still starting (all retriable: the client refreshes its
+     *     metadata and tries again)
      */
+    /** From now on the partitions this broker leads are served. */
+    void startServing() {
+        serving = true;
+    }
+
     Log leaderLog(ClusterSnapshot snapshot, String topic, int partition) {
         if (partition < 0 || partition >= snapshot.partitionCount(topic)) {
             throw new UnknownTopicOrPartitionException("This cluster has no partition " + topic + "-" + partition);
+        }
+        if (!serving) {
+            throw new ApiException(Errors.NOT_LEADER_OR_FOLLOWER, "Broker " + brokerId + " is starting: it serves "
+                + topic + "-" + partition + " once it has joined the cluster and applied the topics' settings");
         }
         int leader = snapshot.leader(topic, partition);
         if (leader != brokerId) {

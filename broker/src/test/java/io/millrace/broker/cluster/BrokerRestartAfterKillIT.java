@@ -40,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * A broker in a process of its own is killed with SIGKILL, so its ZooKeeper session is neither
  * closed nor kept alive and its registration outlives it, and is started again at once on the same
  * listener: the new process waits for the old session to expire, registers, and serves the records
- * written before the kill, from a single start with no retries by hand.
+ * written before the kill, from a single start with no retries by hand. A producer writing from the
+ * restart on has its records kept by the topic's own settings, never by the broker's defaults
+ * meanwhile.
  */
 public class BrokerRestartAfterKillIT {
 
@@ -48,6 +50,8 @@ public class BrokerRestartAfterKillIT {
     private static final int SESSION_TIMEOUT_MS = 6_000;
     private static final int RECORDS = 10;
     private static final String TOPIC = "survives-kill";
+    private static final String SMALL = "small-segments";
+    private static final int SMALL_SEGMENT_BYTES = 2048;
     private static final Pattern READY = Pattern.compile("ready on port (\\d+)");
     private static final Pattern WAITED = Pattern.compile("registered after waiting (\\d+) ms");
 
@@ -70,6 +74,8 @@ public class BrokerRestartAfterKillIT {
 
             long restarted = System.nanoTime();
             Process second = start(logDir, port);
+            SmallSegmentWriter writer = new SmallSegmentWriter(port);
+            writer.start();
             try {
                 ChildOutput.Ready ready = ChildOutput.awaitLine(second, READY, Duration.ofSeconds(60));
                 long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted);
@@ -78,9 +84,13 @@ public class BrokerRestartAfterKillIT {
                 assertTrue("the restarted broker waited for its old registration: " + startLog, waited.find());
                 assertNotEquals(oldSession, observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner());
                 assertEquals(RECORDS, consumeAll(port));
+                writer.finishAfter(Duration.ofSeconds(1));
+                assertTrue("records were written across the restart", writer.acknowledged() > 0);
+                assertSegmentsWithin(logDir.resolve(SMALL + "-0"), SMALL_SEGMENT_BYTES);
                 LOG.info("Restarted after SIGKILL: ready {} ms after the new process started, {} ms of it waiting for the old "
                     + "registration to expire (session timeout {} ms)", readyMs, waited.group(1), SESSION_TIMEOUT_MS);
             } finally {
+                writer.finishAfter(Duration.ZERO);
                 second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
         }
@@ -120,12 +130,69 @@ public class BrokerRestartAfterKillIT {
     private static void produce(int port) throws Exception {
         Map<String, Object> props = Map.of("bootstrap.servers", "127.0.0.1:" + port);
         try (Admin admin = Admin.create(props)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1), new NewTopic(SMALL, 1, (short) 1)
+                .configs(Map.of("segment.bytes", Integer.toString(SMALL_SEGMENT_BYTES))))).all().get(30, TimeUnit.SECONDS);
         }
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < RECORDS; i++) {
                 producer.send(new ProducerRecord<>(TOPIC, 0, null, "record-" + i)).get(30, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    /**
+     * Every segment of the log within the topic's {@code segment.bytes}: records that came in while
+     * the restarted broker waited for its old registration were kept by the topic's settings, not
+     * the broker's defaults (1 GiB segments).
+     */
+    private static void assertSegmentsWithin(Path partitionDir, int segmentBytes) throws Exception {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(partitionDir)) {
+            List<Path> segments = files.filter(f -> f.toString().endsWith(".log")).toList();
+            assertTrue("segments in " + partitionDir, segments.size() > 1);
+            for (Path segment : segments) {
+                assertTrue(segment + " is " + java.nio.file.Files.size(segment) + " bytes",
+                    java.nio.file.Files.size(segment) <= segmentBytes);
+            }
+        }
+    }
+
+    /** Writes 100-byte records to the small-segment topic one at a time, from the restart on. */
+    private static final class SmallSegmentWriter extends Thread {
+        private final int port;
+        private final java.util.concurrent.atomic.AtomicInteger acknowledged = new java.util.concurrent.atomic.AtomicInteger();
+        private volatile boolean running = true;
+
+        SmallSegmentWriter(int port) {
+            super("small-segment-writer");
+            this.port = port;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            Map<String, Object> props = Map.of("bootstrap.servers", "127.0.0.1:" + port, "linger.ms", "0",
+                "reconnect.backoff.max.ms", "200", "retry.backoff.ms", "50");
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+                while (running) {
+                    producer.send(new ProducerRecord<>(SMALL, 0, null, "x".repeat(100))).get(60, TimeUnit.SECONDS);
+                    acknowledged.incrementAndGet();
+                }
+            } catch (Exception e) {
+                if (running) {
+                    LOG.warn("The small-segment writer stopped", e);
+                }
+            }
+        }
+
+        int acknowledged() {
+            return acknowledged.get();
+        }
+
+        void finishAfter(Duration more) throws InterruptedException {
+            Thread.sleep(more.toMillis());
+            running = false;
+            join(30_000);
         }
     }
 
