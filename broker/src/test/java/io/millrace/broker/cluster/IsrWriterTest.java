@@ -25,6 +25,10 @@ public class IsrWriterTest {
     @Test
     public void aLeaderShrinksTheIsrButLosesToAConcurrentElection() throws Exception {
         ZkCluster one = brokers.start(1);
+        // broker 2 is live, so the controller leaves the election below standing instead of taking
+        // the partition offline for want of a live leader
+        ZkCluster two = brokers.start(2);
+        Wait.until("both brokers live", two.metadata(), s -> s.liveBrokers().size() == 2);
         IsrWriter writer = new IsrWriter(one.curator());
         // topic and state in one transaction: the controller, seeing a topic without state, would write one
         TransactionOp op = one.curator().transactionOp();
