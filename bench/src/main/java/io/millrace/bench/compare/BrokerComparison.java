@@ -453,14 +453,7 @@ public final class BrokerComparison {
     }
 
     static String format(double v) {
-        if (!Double.isFinite(v)) {
-            return "n/a";
-        }
-        double a = Math.abs(v);
-        if (a >= 1000) {
-            return String.format(Locale.ROOT, "%,.0f", v);
-        }
-        return String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
+        return RunStatistics.format(v);
     }
 
     /** The Markdown table of every figure and the ceilings ({@link ResultsTable}). */

@@ -40,13 +40,7 @@ final class Figure {
     }
 
     static double[] minMedianMax(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        if (sorted.length == 0) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        return new double[] {sorted[0], median, sorted[n - 1]};
+        return RunStatistics.minMedianMax(values);
     }
 
     double median(Cell cell) {

@@ -3,6 +3,7 @@ package io.millrace.bench.curves;
 import io.millrace.bench.compare.BrokerProcess;
 import io.millrace.bench.compare.KafkaBroker;
 import io.millrace.bench.compare.MillraceBroker;
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.groups.GroupBenchmark;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -200,7 +201,7 @@ public final class CurveBenchmark {
     }
 
     private void facts(long started) {
-        double[] l = CurveResults.minMedianMax(loads);
+        double[] l = RunStatistics.minMedianMax(loads);
         facts.put("Date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         facts.put("Machine", Runtime.getRuntime().availableProcessors() + " processors, " + System.getProperty("os.name")
             + " " + System.getProperty("os.version") + ", " + System.getProperty("java.vm.name") + " "
@@ -212,7 +213,7 @@ public final class CurveBenchmark {
         facts.put("Records per throughput point", String.format(Locale.ROOT, "%,d of %d bytes, acks=1", options.records(),
             ProduceLoad.VALUE_BYTES));
         facts.put("Heap per broker", options.heap());
-        facts.put("Load average (1 minute, between rounds)", CurveResults.format(l[0]) + " to " + CurveResults.format(l[2]));
+        facts.put("Load average (1 minute, between rounds)", RunStatistics.format(l[0]) + " to " + RunStatistics.format(l[2]));
         facts.put("Duration", String.format(Locale.ROOT, "%.1f min", (System.nanoTime() - started) / 60e9));
     }
 

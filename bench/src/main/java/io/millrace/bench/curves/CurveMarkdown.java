@@ -1,5 +1,6 @@
 package io.millrace.bench.curves;
 
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.curves.CurveResults.Curve;
 import io.millrace.bench.curves.CurveResults.Metric;
 import java.util.Map;
@@ -36,13 +37,13 @@ final class CurveMarkdown {
             double[] mr = results.stats(c, m, step, CurveResults.MILLRACE);
             double[] kf = results.stats(c, m, step, CurveResults.KAFKA);
             b.append("| ").append(step).append(" | ").append(triple(mr)).append(" | ").append(triple(kf)).append(" | ")
-                .append(CurveResults.format(mr[1] / kf[1])).append(" | ")
-                .append(CurveResults.format(results.relativeToFirst(c, m, step, CurveResults.MILLRACE))).append(" | ")
-                .append(CurveResults.format(results.relativeToFirst(c, m, step, CurveResults.KAFKA))).append(" |\n");
+                .append(RunStatistics.format(mr[1] / kf[1])).append(" | ")
+                .append(RunStatistics.format(results.relativeToFirst(c, m, step, CurveResults.MILLRACE))).append(" | ")
+                .append(RunStatistics.format(results.relativeToFirst(c, m, step, CurveResults.KAFKA))).append(" |\n");
         }
     }
 
     static String triple(double[] s) {
-        return CurveResults.format(s[0]) + " / **" + CurveResults.format(s[1]) + "** / " + CurveResults.format(s[2]);
+        return RunStatistics.format(s[0]) + " / **" + RunStatistics.format(s[1]) + "** / " + RunStatistics.format(s[2]);
     }
 }

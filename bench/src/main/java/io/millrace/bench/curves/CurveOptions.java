@@ -1,5 +1,8 @@
 package io.millrace.bench.curves;
 
+import static io.millrace.bench.compare.OptionValues.positive;
+import static io.millrace.bench.compare.OptionValues.value;
+
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -97,19 +100,5 @@ record CurveOptions(int runs, boolean warmup, long records, long restartBytes, i
             throw new IllegalArgumentException("--curves takes letters of " + ALL_CURVES + ", not " + letters);
         }
         return letters;
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static <N extends Number> N positive(String option, N n) {
-        if (n.doubleValue() <= 0) {
-            throw new IllegalArgumentException(option + " must be positive, not " + n);
-        }
-        return n;
     }
 }

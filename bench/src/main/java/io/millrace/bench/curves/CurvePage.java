@@ -2,6 +2,7 @@ package io.millrace.bench.curves;
 
 import static io.millrace.bench.compare.report.SvgCurveChart.escape;
 
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.compare.report.SvgCurveChart;
 import io.millrace.bench.curves.CurveResults.Curve;
 import io.millrace.bench.curves.CurveResults.Metric;
@@ -87,9 +88,9 @@ final class CurvePage {
             b.append("<tr><td>").append(escape(step)).append("</td>");
             cell(b, CurveMarkdown.triple(mr).replace("**", ""));
             cell(b, CurveMarkdown.triple(kf).replace("**", ""));
-            cell(b, CurveResults.format(mr[1] / kf[1]));
-            cell(b, CurveResults.format(results.relativeToFirst(c, m, step, CurveResults.MILLRACE)));
-            cell(b, CurveResults.format(results.relativeToFirst(c, m, step, CurveResults.KAFKA)));
+            cell(b, RunStatistics.format(mr[1] / kf[1]));
+            cell(b, RunStatistics.format(results.relativeToFirst(c, m, step, CurveResults.MILLRACE)));
+            cell(b, RunStatistics.format(results.relativeToFirst(c, m, step, CurveResults.KAFKA)));
             b.append("</tr>\n");
         }
         return b.append("</tbody></table>\n").toString();

@@ -1,9 +1,9 @@
 package io.millrace.bench.curves;
 
+import io.millrace.bench.compare.RunStatistics;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -76,7 +76,7 @@ final class CurveResults {
     }
 
     double[] stats(Curve curve, Metric metric, String step, String side) {
-        return minMedianMax(values(curve, metric, step, side));
+        return RunStatistics.minMedianMax(values(curve, metric, step, side));
     }
 
     /**
@@ -108,26 +108,7 @@ final class CurveResults {
         return missing;
     }
 
-    static double[] minMedianMax(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = sorted.length;
-        if (n == 0) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        return new double[] {sorted[0], median, sorted[n - 1]};
-    }
 
-    static String format(double v) {
-        if (!Double.isFinite(v)) {
-            return "n/a";
-        }
-        double a = Math.abs(v);
-        if (a >= 1000) {
-            return String.format(Locale.ROOT, "%,.0f", v);
-        }
-        return String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
-    }
 
     private static String key(Curve curve, Metric metric, String step, String side) {
         return curve.id() + '\u0000' + metric.label() + '\u0000' + step + '\u0000' + side;

@@ -1,6 +1,7 @@
 package io.millrace.bench.curves;
 
 import io.millrace.bench.compare.BrokerProcess;
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.curves.CurveResults.Curve;
 import io.millrace.bench.curves.CurveResults.Metric;
 import io.millrace.bench.groups.GroupClients;
@@ -128,7 +129,7 @@ final class LoadCurves {
 
     private void add(boolean record, Curve curve, Metric metric, int step, String side, double value) {
         System.err.printf(Locale.ROOT, "bench-curves:   %s %s, %s: %s %s%n", side, curve.id(), step(step), metric.name(),
-            CurveResults.format(value), metric.unit());
+            RunStatistics.format(value), metric.unit());
         if (record) {
             results.add(curve, metric, step(step), side, value);
         }

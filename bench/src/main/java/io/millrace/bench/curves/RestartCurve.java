@@ -1,6 +1,7 @@
 package io.millrace.bench.curves;
 
 import io.millrace.bench.compare.BrokerProcess;
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.curves.CurveResults.Curve;
 import io.millrace.bench.curves.CurveResults.Metric;
 import io.millrace.bench.groups.GroupClients;
@@ -137,7 +138,7 @@ final class RestartCurve {
 
     private void add(Step step, String side, Metric metric, double value) {
         System.err.printf(Locale.ROOT, "bench-curves:   %s restart, %s: %s %s%n", side, step.label(), metric.name(),
-            CurveResults.format(value), metric.unit());
+            RunStatistics.format(value), metric.unit());
         results.add(curve, metric, step.label(), side, value);
     }
 

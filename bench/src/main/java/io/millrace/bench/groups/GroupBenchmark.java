@@ -3,6 +3,7 @@ package io.millrace.bench.groups;
 import io.millrace.bench.compare.BrokerProcess;
 import io.millrace.bench.compare.KafkaBroker;
 import io.millrace.bench.compare.MillraceBroker;
+import io.millrace.bench.compare.RunStatistics;
 import io.millrace.bench.groups.GroupFigures.Figure;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -176,7 +177,7 @@ public final class GroupBenchmark {
     }
 
     private void add(Figure figure, String side, double value, int run) {
-        System.err.printf(Locale.ROOT, "bench-groups:   %s: %s %s%n", figure.name(), GroupFigures.format(value), figure.unit());
+        System.err.printf(Locale.ROOT, "bench-groups:   %s: %s %s%n", figure.name(), RunStatistics.format(value), figure.unit());
         if (run > 0) {
             figures.add(figure, side, value);
         }
@@ -193,7 +194,7 @@ public final class GroupBenchmark {
             + " order; heartbeat.interval.ms=%d; commits measured for %s s each; both brokers with %s=0%s; heap %s;"
             + " load average %s; min / **median** / max%n%n", org.apache.kafka.common.utils.AppInfoParser.getVersion(),
             options.runs(), options.warmup() ? " after a warm-up round" : "", options.heartbeatMs(),
-            GroupFigures.format(options.commitSeconds()), INITIAL_DELAY,
+            RunStatistics.format(options.commitSeconds()), INITIAL_DELAY,
             options.kafkaDefaults() ? " (and a third broker, Kafka with its defaults, for scenario 1)" : "", options.heap(),
             loadsText());
         figures.table(p);
@@ -201,8 +202,8 @@ public final class GroupBenchmark {
     }
 
     private String loadsText() {
-        double[] s = GroupFigures.minMedianMax(loads);
-        return GroupFigures.format(s[0]) + " to " + GroupFigures.format(s[2]) + " (1-minute, between rounds)";
+        double[] s = RunStatistics.minMedianMax(loads);
+        return RunStatistics.format(s[0]) + " to " + RunStatistics.format(s[2]) + " (1-minute, between rounds)";
     }
 
     void write(String report) throws IOException {

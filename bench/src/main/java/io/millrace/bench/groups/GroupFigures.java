@@ -1,5 +1,6 @@
 package io.millrace.bench.groups;
 
+import io.millrace.bench.compare.RunStatistics;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,8 +54,8 @@ final class GroupFigures {
 
     /** Whether the first side's median is at least as good as the second's; null without both. */
     Boolean noWorse(Figure figure) {
-        double a = minMedianMax(values(figure, sides.get(0)))[1];
-        double b = minMedianMax(values(figure, sides.get(1)))[1];
+        double a = RunStatistics.minMedianMax(values(figure, sides.get(0)))[1];
+        double b = RunStatistics.minMedianMax(values(figure, sides.get(1)))[1];
         if (!Double.isFinite(a) || !Double.isFinite(b)) {
             return null;
         }
@@ -75,15 +76,6 @@ final class GroupFigures {
         return missing;
     }
 
-    static double[] minMedianMax(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = sorted.length;
-        if (n == 0) {
-            return new double[] {Double.NaN, Double.NaN, Double.NaN};
-        }
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        return new double[] {sorted[0], median, sorted[n - 1]};
-    }
 
     /** The table: min / **median** / max per side, the ratio of the first two sides and whether the first is no worse. */
     void table(PrintStream p) {
@@ -110,20 +102,10 @@ final class GroupFigures {
     }
 
     static String triple(List<Double> values) {
-        double[] s = minMedianMax(values);
-        return format(s[0]) + " / **" + format(s[1]) + "** / " + format(s[2]);
+        double[] s = RunStatistics.minMedianMax(values);
+        return RunStatistics.format(s[0]) + " / **" + RunStatistics.format(s[1]) + "** / " + RunStatistics.format(s[2]);
     }
 
-    static String format(double v) {
-        if (!Double.isFinite(v)) {
-            return "n/a";
-        }
-        double a = Math.abs(v);
-        if (a >= 1000) {
-            return String.format(Locale.ROOT, "%,.0f", v);
-        }
-        return String.format(Locale.ROOT, a >= 10 ? "%.1f" : "%.2f", v);
-    }
 
     /** Every value as JSON: {"figure, unit": {"side": [v1, v2, ...]}}. */
     String json() {

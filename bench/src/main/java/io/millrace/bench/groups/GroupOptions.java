@@ -1,5 +1,8 @@
 package io.millrace.bench.groups;
 
+import static io.millrace.bench.compare.OptionValues.positive;
+import static io.millrace.bench.compare.OptionValues.value;
+
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -73,19 +76,5 @@ record GroupOptions(int runs, boolean warmup, double commitSeconds, int heartbea
                 "groups-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
             return new GroupOptions(r, warmup && !quick, s, heartbeatMs, heap, o, dataDir, kafkaDefaults);
         }
-    }
-
-    private static String value(String[] args, int i, String option) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static <N extends Number> N positive(String option, N n) {
-        if (n.doubleValue() <= 0) {
-            throw new IllegalArgumentException(option + " must be positive, not " + n);
-        }
-        return n;
     }
 }

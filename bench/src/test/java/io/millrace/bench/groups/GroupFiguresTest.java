@@ -20,9 +20,9 @@ public class GroupFiguresTest {
 
     @Test
     public void theMedianIsTheMiddleValueOrTheMeanOfTheTwoMiddleOnes() {
-        assertArrayEquals(new double[] {1, 3, 9}, GroupFigures.minMedianMax(List.of(9.0, 1.0, 3.0)), 0);
-        assertArrayEquals(new double[] {1, 2.5, 9}, GroupFigures.minMedianMax(List.of(9.0, 2.0, 1.0, 3.0)), 0);
-        assertTrue(Double.isNaN(GroupFigures.minMedianMax(List.of())[1]));
+        assertArrayEquals(new double[] {1, 3, 9}, io.millrace.bench.compare.RunStatistics.minMedianMax(List.of(9.0, 1.0, 3.0)), 0);
+        assertArrayEquals(new double[] {1, 2.5, 9}, io.millrace.bench.compare.RunStatistics.minMedianMax(List.of(9.0, 2.0, 1.0, 3.0)), 0);
+        assertTrue(Double.isNaN(io.millrace.bench.compare.RunStatistics.minMedianMax(List.of())[1]));
     }
 
     @Test
