@@ -283,10 +283,6 @@ public final class GroupCoordinator implements AutoCloseable {
         return isCoordinatorOf(groupId) ? Optional.ofNullable(groups.get(groupId)) : Optional.empty();
     }
 
-    CompletableFuture<Void> commit(String groupId, Map<TopicPartition, OffsetRegistry.Committed> committed) {
-        return commit(groupId, committed, false);
-    }
-
     /**
      * Appends a commit to the offsets topic; it completes once replicated there. One from outside
      * any group ({@code outsideTheGroup}: generation -1, e.g. an admin altering offsets) fails with

@@ -25,7 +25,8 @@ import org.apache.zookeeper.data.Stat;
  * The offset node stays plain decimal text so both kinds of group read each other's commits. The
  * metadata node names the offset it was committed with and counts only while the offset node still
  * holds that offset, so a later commit without metadata needs no second write to clear it. A
- * commit request is written in one ZooKeeper transaction, alone or with others ({@link CommitBatcher}).
+ * group partition's latest commit is written there from the offsets topic, many in one ZooKeeper
+ * transaction ({@link JournalWrites}).
  * Calls block on ZooKeeper: the coordinator makes them off the request threads.
  */
 final class OffsetRegistry {
