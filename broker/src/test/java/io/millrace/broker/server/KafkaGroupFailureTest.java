@@ -18,8 +18,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.ClassRule;
@@ -79,12 +81,18 @@ public class KafkaGroupFailureTest {
                 }
             }
             assertTrue(slowRead.size() > 0);
+            // named explicitly: once the client has left the group it may have no consumed offsets
+            // left to commit, and commitSync() of nothing returns without asking the broker
+            Map<TopicPartition, OffsetAndMetadata> lateCommit = new java.util.HashMap<>();
+            for (TopicPartition tp : slow.assignment()) {
+                lateCommit.put(tp, new OffsetAndMetadata(1));
+            }
 
             // "processing" the last batch takes longer than max.poll.interval.ms
             Conditions.waitUntil(() -> steady.assigned().size() == PARTITIONS, 30_000,
                 "the steady member taking the slow one's partitions");
             try {
-                slow.commitSync();
+                slow.commitSync(lateCommit);
                 fail("a member put out of the group committed");
             } catch (CommitFailedException expected) {
                 // as on Kafka
