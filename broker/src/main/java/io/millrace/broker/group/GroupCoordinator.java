@@ -334,7 +334,9 @@ public final class GroupCoordinator implements AutoCloseable {
             try {
                 Map<TopicPartition, OffsetRegistry.Committed> committed =
                     offsets.fetch(groupId, partitions != null ? partitions : offsets.partitionsOf(groupId));
-                journal.overlay(groupId, committed, partitions);
+                if (!journal.overlay(groupId, committed, partitions)) {
+                    throw new IllegalStateException("The offsets partition of group " + groupId + " is not loaded here");
+                }
                 return committed;
             } catch (Exception e) {
                 throw new IllegalStateException("Could not read offsets of group " + groupId, e);

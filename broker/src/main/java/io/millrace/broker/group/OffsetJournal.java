@@ -161,9 +161,15 @@ final class OffsetJournal {
         return appended.replicated() == null ? CompletableFuture.completedFuture(null) : appended.replicated();
     }
 
-    /** Lays the group's commits not yet in the registry over what the registry gave. */
-    void overlay(String groupId, Map<TopicPartition, OffsetRegistry.Committed> fromRegistry, List<TopicPartition> asked) {
-        partitionOf(groupId).ifPresent(jp -> jp.overlay(groupId, fromRegistry, asked));
+    /**
+     * Lays the group's commits not yet in the registry over what the registry gave; false, with
+     * nothing laid, when this broker does not hold the group's partition loaded just now (its
+     * unwritten commits are elsewhere or being replayed, so the registry alone would be stale).
+     */
+    boolean overlay(String groupId, Map<TopicPartition, OffsetRegistry.Committed> fromRegistry, List<TopicPartition> asked) {
+        Optional<JournalPartition> jp = partitionOf(groupId);
+        jp.ifPresent(p -> p.overlay(groupId, fromRegistry, asked));
+        return jp.isPresent();
     }
 
     /** The partitions with commits of the group not yet in the registry. */
