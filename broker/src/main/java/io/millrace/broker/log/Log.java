@@ -193,6 +193,16 @@ public final class Log implements Closeable {
         return appends.appendAsFollower(records);
     }
 
+    /**
+     * Whether an {@link #append} of {@code records} now might wait: for the append lock, which
+     * another thread holds, or on disk, since it would start a new segment (which fsyncs). A quick
+     * look for callers that must not block, such as a network thread; it never waits itself. An
+     * append racing with it may make the answer stale, and the append is right either way.
+     */
+    public boolean appendMayWait(ByteBuffer records) {
+        return appends.mayWait(records);
+    }
+
     /** Starts a new active segment at the log end offset, unless the active one is empty. */
     public void roll() {
         lock.lock();

@@ -2,6 +2,7 @@ package io.millrace.broker.log;
 
 import io.millrace.broker.log.LogValidator.Run;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.TimestampType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.locks.ReentrantLock;
@@ -53,6 +54,45 @@ final class LogAppends {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * {@link Log#appendMayWait}: under the append lock if it is free, whether a leader append of
+     * {@code records} would roll. The last offset is over-estimated (every record takes more than
+     * a byte), which can only answer "may wait" too early, by the offset rule alone.
+     */
+    boolean mayWait(ByteBuffer records) {
+        ReentrantLock lock = log.appendLock();
+        if (!lock.tryLock()) {
+            return true;
+        }
+        try {
+            LogConfig config = log.config();
+            LogEnd end = log.end();
+            long now = log.context().time().milliseconds();
+            long maxTimestamp = config.timestampType() == TimestampType.LOG_APPEND_TIME ? now : maxTimestamp(records);
+            return end.segment().shouldRoll(records.remaining(), maxTimestamp, end.offset() + records.remaining(), now,
+                config);
+        } catch (IOException e) {
+            return true; // the append finds out what is wrong, on a thread that may wait
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The batches' largest MaxTimestamp, read from their headers; stops at a damaged one, which the append refuses. */
+    private static long maxTimestamp(ByteBuffer records) {
+        long max = RecordBatch.NO_TIMESTAMP;
+        RecordBatch batch = RecordBatch.wrap(records, records.position());
+        for (int at = records.position(); records.limit() - at >= RecordBatch.HEADER_SIZE; at += batch.sizeInBytes()) {
+            batch.reset(records, at);
+            int length = batch.batchLength();
+            if (length < RecordBatch.MIN_LENGTH || length > records.limit() - at - RecordBatch.LOG_OVERHEAD) {
+                break;
+            }
+            max = Math.max(max, batch.maxTimestamp());
+        }
+        return max;
     }
 
     /**

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection's requests: the {@code requestHandler} stage. It hands each request frame to the
- * {@link RequestHandlerPool} and writes the response back, keeping Kafka's rule that a connection
+ * {@link RequestHandlerPool} (unless the handler carries it out on this network thread at once,
+ * {@link RequestHandler#handleOnNetworkThread}) and writes the response back, keeping Kafka's rule that a connection
  * has <b>one request in progress at a time</b>: from the moment a frame arrives the connection is
  * muted ({@code autoRead} off) and it is unmuted only when that request's response has been
  * written (or it completed without one). Responses therefore leave in request order with no
@@ -156,7 +157,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         next.markEnqueued(shared.time.nanoseconds());
-        if (shared.pool.offer(next)) {
+        if (handledHere(next) || shared.pool.offer(next)) {
             pending.poll();
             inProgress = next;
             return;
@@ -164,6 +165,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         shared.inFlight.release();
         waitingForQueue = true;
         shared.pool.awaitSpace(this);
+    }
+
+    /**
+     * Offers the request to the handler on this network thread ({@link RequestHandler#handleOnNetworkThread}).
+     * Its completion, even one made before this returns, is carried out by a task queued on this
+     * event loop, so it runs after the request has become the one in progress.
+     */
+    private boolean handledHere(ChannelRequestContext request) {
+        boolean taken;
+        try {
+            taken = shared.handler.handleOnNetworkThread(request, request.payload());
+        } catch (Throwable t) {
+            log.error("Request handler failed on connection {}; closing it", connectionId, t);
+            request.closeAfterFailure();
+            taken = true;
+        }
+        if (taken) {
+            shared.metrics.handledOnNetworkThread();
+        }
+        return taken;
     }
 
     /** From a request thread: the queue took a request, so this connection's may fit now. */

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ConnectionShared {
 
     final RequestHandlerPool pool;
+    /** The same handler the pool's threads call, offered each request on the network thread first. */
+    final RequestHandler handler;
     final InFlightRequests inFlight;
     final NetworkMetrics metrics;
     final Time time;
@@ -22,11 +24,12 @@ final class ConnectionShared {
     final ChannelGroup connections = new DefaultChannelGroup("millrace-connections", GlobalEventExecutor.INSTANCE);
     private final AtomicLong connectionIndex = new AtomicLong();
 
-    ConnectionShared(RequestHandlerPool pool, InFlightRequests inFlight, NetworkMetrics metrics, Time time,
+    ConnectionShared(RequestHandlerPool pool, RequestHandler handler, InFlightRequests inFlight, NetworkMetrics metrics, Time time,
                      long maxIdleMs, ConnectionLimits limits, RequestMemory memory) {
         this.limits = limits;
         this.memory = memory;
         this.pool = pool;
+        this.handler = handler;
         this.inFlight = inFlight;
         this.metrics = metrics;
         this.time = time;

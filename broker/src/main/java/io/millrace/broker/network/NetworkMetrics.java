@@ -14,6 +14,7 @@ import java.util.function.LongSupplier;
  * <tr><td>connection-creation-total, connection-close-total</td><td>connections accepted / closed</td></tr>
  * <tr><td>request-total</td><td>request frames received</td></tr>
  * <tr><td>incoming-byte-total, outgoing-byte-total</td><td>bytes read from / written to sockets</td></tr>
+ * <tr><td>requests-on-network-thread-total</td><td>requests the handler carried out on the network thread that read them, without the queue</td></tr>
  * <tr><td>request-queue-time-ms-avg, -max</td><td>from handing a request to the queue until an I/O thread takes it</td></tr>
  * <tr><td>request-queue-size</td><td>requests waiting for an I/O thread</td></tr>
  * <tr><td>requests-in-flight</td><td>requests handed to the queue whose response is not yet written</td></tr>
@@ -29,6 +30,7 @@ public final class NetworkMetrics {
     private final Counter connectionsCreated;
     private final Counter connectionsClosed;
     private final Counter requests;
+    private final Counter onNetworkThread;
     private final Counter bytesIn;
     private final Counter bytesOut;
     private final Timer queueTime;
@@ -39,6 +41,8 @@ public final class NetworkMetrics {
         this.connectionsCreated = group.counter("connection-creation-total", "connections accepted");
         this.connectionsClosed = group.counter("connection-close-total", "connections closed");
         this.requests = group.counter("request-total", "request frames received");
+        this.onNetworkThread = group.counter("requests-on-network-thread-total",
+            "requests carried out on the network thread that read them, without the request queue");
         this.bytesIn = group.counter("incoming-byte-total", "bytes read from connections");
         this.bytesOut = group.counter("outgoing-byte-total", "bytes of responses written to connections");
         this.queueTime = group.timer("request-queue-time-ms", "the time requests wait for an I/O thread, in ms");
@@ -77,6 +81,10 @@ public final class NetworkMetrics {
         requests.increment();
     }
 
+    void handledOnNetworkThread() {
+        onNetworkThread.increment();
+    }
+
     void bytesRead(long n) {
         bytesIn.add(n);
     }
@@ -95,6 +103,11 @@ public final class NetworkMetrics {
 
     public long requestTotal() {
         return requests.count();
+    }
+
+    /** Requests carried out on the network thread that read them ({@link RequestHandler#handleOnNetworkThread}). */
+    public long requestsOnNetworkThread() {
+        return onNetworkThread.count();
     }
 
     public long incomingBytes() {

@@ -70,7 +70,7 @@ public final class NetworkServer implements AutoCloseable {
         this.registry = registry;
         this.metrics = new NetworkMetrics(registry.group(NetworkMetrics.GROUP));
         this.pool = new RequestHandlerPool(config.numIoThreads(), config.queuedMaxRequests(), handler, time, metrics);
-        this.shared = new ConnectionShared(pool, inFlight, metrics, time, config.connectionsMaxIdleMs(),
+        this.shared = new ConnectionShared(pool, handler, inFlight, metrics, time, config.connectionsMaxIdleMs(),
             new ConnectionLimits(config.maxConnections(), config.maxConnectionsPerIp(), config.maxConnectionsPerIpOverrides()),
             new RequestMemory(config.queuedMaxRequestBytes()));
         metrics.bindQueue(pool::queueSize, inFlight::count, pool::waitingConnections);

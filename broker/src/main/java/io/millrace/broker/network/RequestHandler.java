@@ -25,4 +25,21 @@ import io.netty.buffer.ByteBuf;
 public interface RequestHandler {
 
     void handle(RequestContext context, ByteBuf payload);
+
+    /**
+     * Offered each request first, on the network thread that read it, before it goes to a request
+     * thread: a handler that can carry it out at once, without blocking and in a few microseconds
+     * (an append to the page cache, say), may do so here and save the two thread hand-offs of the
+     * request thread's round trip. It returns true if it took the request, which it then completes
+     * exactly as {@link #handle} would (the completion is carried out after this returns, so the
+     * one-request-at-a-time order of a connection holds). It returns false, having completed
+     * nothing and left the payload's indexes as they were, to have the request handed to a request
+     * thread as usual. If it throws, the connection is closed, as when {@link #handle} throws.
+     *
+     * <p>This must never wait: on disk, for a lock held by another thread, or for another request.
+     * Every connection this network thread serves waits while it runs.
+     */
+    default boolean handleOnNetworkThread(RequestContext context, ByteBuf payload) {
+        return false;
+    }
 }

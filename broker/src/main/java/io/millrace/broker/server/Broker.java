@@ -105,7 +105,8 @@ public final class Broker implements AutoCloseable {
         EnumMap<ApiKey, ApiHandler> handlers = new EnumMap<>(ApiKey.class);
         handlers.put(ApiKey.API_VERSIONS, new ApiVersionsHandler());
         handlers.put(ApiKey.METADATA, new MetadataHandler(cluster, config));
-        handlers.put(ApiKey.PRODUCE, new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics, replicas));
+        handlers.put(ApiKey.PRODUCE, new ProduceHandler(cluster.metadata(), partitions, purgatory, topicMetrics, replicas,
+            config.produceNetworkThreadMaxBytes()));
         handlers.put(ApiKey.FETCH, new FetchHandler(cluster.metadata(), partitions, purgatory, topicMetrics, replicas));
         handlers.put(ApiKey.LIST_OFFSETS, new ListOffsetsHandler(cluster.metadata(), partitions, replicas));
         handlers.put(ApiKey.CREATE_PARTITIONS, new CreatePartitionsHandler(cluster));

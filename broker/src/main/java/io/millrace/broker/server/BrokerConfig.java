@@ -51,6 +51,14 @@ public final class BrokerConfig extends AbstractConfig {
         + "marked clean. With ZooKeeper unreachable the broker stops after this all the same; its session expires "
         + "on the server and takes its ephemeral znodes with it.";
 
+    public static final String PRODUCE_NETWORK_THREAD_MAX_BYTES_CONFIG = "produce.network.thread.max.bytes";
+    private static final String PRODUCE_NETWORK_THREAD_MAX_BYTES_DOC = "The most record bytes of a produce request "
+        + "that the network thread which read it appends itself, answering without handing the request to a request "
+        + "thread and back. It does so only when the answer needs no wait: acks 0 or 1 (or all, to partitions of one "
+        + "replica), every partition led here with its log free to append to, no new segment due and no fsync per "
+        + "message (flush.messages=1). The other connections of that network thread wait meanwhile, so keep it small. "
+        + "0 hands every produce request to a request thread.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(AUTO_CREATE_TOPICS_ENABLE_CONFIG, Type.BOOLEAN, true, Importance.HIGH, AUTO_CREATE_TOPICS_ENABLE_DOC)
         .define(NUM_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.MEDIUM, NUM_PARTITIONS_DOC)
@@ -60,7 +68,9 @@ public final class BrokerConfig extends AbstractConfig {
         .define(FETCH_MAX_WAIT_CAP_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(0), Importance.LOW,
             FETCH_MAX_WAIT_CAP_MS_DOC)
         .define(SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.atLeast(0), Importance.LOW,
-            SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_DOC);
+            SHUTDOWN_ZOOKEEPER_TIMEOUT_MS_DOC)
+        .define(PRODUCE_NETWORK_THREAD_MAX_BYTES_CONFIG, Type.INT, 1024 * 1024, Range.atLeast(0), Importance.LOW,
+            PRODUCE_NETWORK_THREAD_MAX_BYTES_DOC);
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
@@ -113,6 +123,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public long fetchMaxWaitCapMs() {
         return getLong(FETCH_MAX_WAIT_CAP_MS_CONFIG);
+    }
+
+    public int produceNetworkThreadMaxBytes() {
+        return getInt(PRODUCE_NETWORK_THREAD_MAX_BYTES_CONFIG);
     }
 
     public NetworkConfig network() {

@@ -34,8 +34,14 @@ import org.slf4j.LoggerFactory;
  * are answered only once the fsync covering the append is done: the request waits on the log's flush
  * future (shared by every append meanwhile, group commit), not on a handler thread, and a flush that
  * fails answers that partition KAFKA_STORAGE_ERROR.
+ *
+ * <p>A request that needs none of those waits is answered on the network thread that read it
+ * ({@link #completesAtOnce}): acks 0 or 1, or -1 to partitions of one replica; every partition led
+ * here, its log's append lock free, no new segment due and no fsync per message; at most
+ * {@code produce.network.thread.max.bytes} of records. Anything else, refusals included, goes to a
+ * request thread.
  */
-final class ProduceHandler implements ApiHandler {
+final class ProduceHandler implements AtOnceApiHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProduceHandler.class);
 
@@ -44,14 +50,17 @@ final class ProduceHandler implements ApiHandler {
     private final FetchPurgatory purgatory;
     private final BrokerTopicMetrics topicMetrics;
     private final ReplicaManager replicas;
+    /** The most record bytes appended on a network thread, whose other connections wait meanwhile. */
+    private final int atOnceMaxBytes;
 
     ProduceHandler(MetadataCache metadata, LocalPartitions partitions, FetchPurgatory purgatory,
-                   BrokerTopicMetrics topicMetrics, ReplicaManager replicas) {
+                   BrokerTopicMetrics topicMetrics, ReplicaManager replicas, int atOnceMaxBytes) {
         this.metadata = metadata;
         this.partitions = partitions;
         this.purgatory = purgatory;
         this.topicMetrics = topicMetrics;
         this.replicas = replicas;
+        this.atOnceMaxBytes = atOnceMaxBytes;
     }
 
     @Override
@@ -77,6 +86,39 @@ final class ProduceHandler implements ApiHandler {
             answer(request, body.acks(), anyFailed, new ProduceResponse(responses, 0));
         } else {
             durable.whenFlushed(responses, flushed -> request.respond(new ProduceResponse(flushed, 0)));
+        }
+    }
+
+    @Override
+    public boolean completesAtOnce(Request request) {
+        ProduceRequest body = request.body();
+        if (atOnceMaxBytes == 0 || refusal(body) != Errors.NONE) {
+            return false;
+        }
+        ClusterSnapshot snapshot = metadata.snapshot();
+        long bytes = 0;
+        for (TopicData topic : body.topicData()) {
+            for (PartitionData partition : topic.partitionData()) {
+                ByteBuffer records = partition.records();
+                if (records == null || (bytes += records.remaining()) > atOnceMaxBytes
+                    || !appendsAtOnce(snapshot, topic.name(), partition.index(), records, body.acks())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #append} of these records would answer without waiting; any refusal says no. */
+    private boolean appendsAtOnce(ClusterSnapshot snapshot, String topic, int index, ByteBuffer records, short acks) {
+        try {
+            Log log = partitions.leaderLog(snapshot, topic, index);
+            if (!records.hasRemaining() || log.config().flushMessages() == 1 || log.appendMayWait(records)) {
+                return false;
+            }
+            return acks != -1 || replicas.partition(snapshot, new TopicPartition(topic, index)).isEmpty();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -25,13 +25,20 @@ import org.slf4j.LoggerFactory;
  *   <li>any other unknown api key or unsupported version, or a malformed header or body: it closes
  *       the connection (there is no layout to answer in), logged at WARN with the client's address.</li>
  * </ul>
- * A handler that throws has its connection closed; nothing here ever reaches the event loop.
+ * A handler that throws has its connection closed.
+ *
+ * <p>Requests of an {@link AtOnceApiHandler}'s API are offered to it on the network thread that
+ * read them ({@link #handleOnNetworkThread}); those it would complete at once are handled there.
+ * Anything else about such a request, a malformed body included, is left to a request thread,
+ * which parses it again and answers as above.
  */
 public final class RequestDispatcher implements RequestHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatcher.class);
 
     private final EnumMap<ApiKey, ApiHandler> handlers;
+    /** By api key id, the handlers that may answer on a network thread; null elsewhere. */
+    private final AtOnceApiHandler[] atOnce;
     private final RequestMetrics metrics;
     private final Time time;
 
@@ -43,6 +50,7 @@ public final class RequestDispatcher implements RequestHandler {
             }
         }
         this.handlers = new EnumMap<>(handlers);
+        this.atOnce = atOnceHandlers(this.handlers);
         this.metrics = metrics;
         this.time = time;
     }
@@ -65,6 +73,54 @@ public final class RequestDispatcher implements RequestHandler {
         if (request != null) {
             dispatch(request);
         }
+    }
+
+    @Override
+    public boolean handleOnNetworkThread(RequestContext context, ByteBuf payload) {
+        AtOnceApiHandler handler = atOnceHandler(payload);
+        if (handler == null) {
+            return false;
+        }
+        Request request = parseQuietly(context, payload.nioBuffer());
+        if (request == null || !handler.completesAtOnce(request)) {
+            return false;
+        }
+        metrics.received(request.api(), time.nanoseconds() - context.receiveTimeNanos());
+        dispatch(request);
+        return true;
+    }
+
+    private AtOnceApiHandler atOnceHandler(ByteBuf payload) {
+        if (payload.readableBytes() < Short.BYTES) {
+            return null;
+        }
+        int apiKey = payload.getShort(payload.readerIndex());
+        return apiKey >= 0 && apiKey < atOnce.length ? atOnce[apiKey] : null;
+    }
+
+    /** The request, or null for anything {@link #handle} would refuse: it does so on a request thread. */
+    private Request parseQuietly(RequestContext context, ByteBuffer buffer) {
+        try {
+            RequestHeader header = RequestHeader.parse(buffer);
+            ApiKey api = header.api();
+            if (api == null || !api.isVersionSupported(header.apiVersion())) {
+                return null;
+            }
+            return new Request(context, header, ApiMessages.parseRequest(api, buffer, header.apiVersion()), this::completed);
+        } catch (InvalidRequestException e) {
+            return null;
+        }
+    }
+
+    private static AtOnceApiHandler[] atOnceHandlers(Map<ApiKey, ApiHandler> handlers) {
+        int size = handlers.keySet().stream().mapToInt(api -> api.id() + 1).max().orElse(0);
+        AtOnceApiHandler[] byId = new AtOnceApiHandler[size];
+        handlers.forEach((api, handler) -> {
+            if (handler instanceof AtOnceApiHandler quick) {
+                byId[api.id()] = quick;
+            }
+        });
+        return byId;
     }
 
     private RequestHeader parseHeader(RequestContext context, ByteBuffer buffer) {

@@ -14,7 +14,7 @@ public class BrokerChannelInitializerTest {
 
     private final NetworkMetrics metrics = new NetworkMetrics(new MetricsRegistry(null, Map.of()).group("test"));
     private final ConnectionShared shared = new ConnectionShared(
-        new RequestHandlerPool(1, 1, Handlers.ECHO, new MockTime(), metrics), new InFlightRequests(), metrics,
+        new RequestHandlerPool(1, 1, Handlers.ECHO, new MockTime(), metrics), Handlers.ECHO, new InFlightRequests(), metrics,
         new MockTime(), -1, new ConnectionLimits(Integer.MAX_VALUE, Integer.MAX_VALUE),
         new RequestMemory(-1));
 

@@ -2,9 +2,11 @@ package io.millrace.broker.network;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.network.Handlers.Held;
 import io.millrace.broker.network.Handlers.Holding;
+import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -101,6 +103,52 @@ public class RequestOrderTest {
         } finally {
             completer.shutdownNow();
         }
+    }
+
+    @Test
+    public void aRequestHandledOnTheNetworkThreadWaitsForTheEarlierRequestsOfItsConnection() throws Exception {
+        Holding requestThreads = new Holding();
+        AtomicInteger slowAnswered = new AtomicInteger();
+        List<String> onNetworkThread = Collections.synchronizedList(new ArrayList<>());
+        RequestHandler handler = new RequestHandler() {
+            @Override
+            public void handle(RequestContext context, ByteBuf payload) {
+                requestThreads.handle(context, payload);
+            }
+
+            @Override
+            public boolean handleOnNetworkThread(RequestContext context, ByteBuf payload) {
+                String text = payload.toString(StandardCharsets.UTF_8);
+                if (!text.startsWith("fast")) {
+                    return false;
+                }
+                onNetworkThread.add(text + " after " + slowAnswered.get() + " on " + Thread.currentThread().getName());
+                context.sendResponse(ResponseSend.of(context.alloc().buffer().writeBytes(TestClient.utf8(text))));
+                return true;
+            }
+        };
+        NetworkServer server = servers.start(handler);
+        TestClient client = servers.connect(server);
+        List<String> sent = List.of("slow/0", "fast/1", "fast/2", "slow/3", "fast/4");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        sent.forEach(text -> out.writeBytes(TestClient.frame(TestClient.utf8(text))));
+        client.sendRaw(out.toByteArray());
+
+        for (String slow : List.of("slow/0", "slow/3")) {
+            Held held = requestThreads.take();
+            assertEquals(slow, held.text);
+            slowAnswered.incrementAndGet();
+            held.echo();
+        }
+        for (String text : sent) {
+            assertEquals(text, client.receiveString());
+        }
+        assertEquals(3, onNetworkThread.size());
+        assertEquals(List.of("fast/1 after 1", "fast/2 after 1", "fast/4 after 2"),
+            onNetworkThread.stream().map(line -> line.substring(0, line.indexOf(" on "))).toList());
+        onNetworkThread.forEach(line -> assertTrue(line, line.contains(" on millrace-network-thread")));
+        assertEquals(3, server.metrics().requestsOnNetworkThread());
+        assertNull("a request on the network thread also reached a request thread", requestThreads.poll());
     }
 
     /** {@code count} request frames {@code connection/i} in one write, as a client pipelines them. */

@@ -44,9 +44,11 @@ final class RawClient implements Closeable {
         return (T) receive(body.apiKey(), version);
     }
 
-    void send(ApiMessage body, short version) throws IOException {
+    /** Sends {@code body} at {@code version} without waiting for its response; returns its correlation id. */
+    int send(ApiMessage body, short version) throws IOException {
         RequestHeader header = new RequestHeader(body.apiKey(), version, ++correlationId, "raw-client");
         sendRaw(Frames.request(header, body));
+        return correlationId;
     }
 
     /** A frame of a header for any api key and version and a body of arbitrary bytes. */
@@ -66,13 +68,18 @@ final class RawClient implements Closeable {
     }
 
     ApiMessage receive(ApiKey api, short version) throws IOException {
+        return receive(api, version, correlationId);
+    }
+
+    /** The next response, which must answer the request sent with {@code expectedCorrelationId}. */
+    ApiMessage receive(ApiKey api, short version, int expectedCorrelationId) throws IOException {
         int size = in.readInt();
         byte[] payload = new byte[size];
         in.readFully(payload);
         ByteBuffer buffer = ByteBuffer.wrap(payload);
         ResponseHeader header = ResponseHeader.parse(buffer, api.responseHeaderVersion(version));
-        if (header.correlationId() != correlationId) {
-            throw new IOException("Correlation id " + header.correlationId() + ", expected " + correlationId);
+        if (header.correlationId() != expectedCorrelationId) {
+            throw new IOException("Correlation id " + header.correlationId() + ", expected " + expectedCorrelationId);
         }
         return ApiMessages.parseResponse(api, buffer, version);
     }
