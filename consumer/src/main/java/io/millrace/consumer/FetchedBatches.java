@@ -25,6 +25,11 @@ public final class FetchedBatches {
     private final long highWatermark;
     private final long logStartOffset;
     private final ByteBuffer records;
+    /**
+     * The same bytes, writable, for this package's readers only: a CRC over a read-only heap buffer
+     * is computed through a copy of it, over this one straight from the array.
+     */
+    private final ByteBuffer readable;
     private final boolean checkCrcs;
 
     FetchedBatches(TopicPartition partition, long fetchOffset, long highWatermark, long logStartOffset,
@@ -34,6 +39,7 @@ public final class FetchedBatches {
         this.highWatermark = highWatermark;
         this.logStartOffset = logStartOffset;
         this.records = records.asReadOnlyBuffer();
+        this.readable = records.duplicate();
         this.checkCrcs = checkCrcs;
     }
 
@@ -73,6 +79,23 @@ public final class FetchedBatches {
         return nextOffset() == fetchOffset;
     }
 
+    /**
+     * The records of {@code [fromOffset, endOffset)} of this fetch as one {@link RecordView} moved from
+     * record to record: nothing copied, fields decoded when asked for (see {@link RecordViews}).
+     */
+    public RecordViews views(long fromOffset, long endOffset) {
+        return RecordViews.of(this, fromOffset, endOffset);
+    }
+
+    /** The bytes as they came, writable (never handed out: the records' key and value are copied or read-only). */
+    ByteBuffer readableRecords() {
+        return readable.duplicate();
+    }
+
+    boolean checkCrcs() {
+        return checkCrcs;
+    }
+
     /** The records from {@link #fetchOffset()} up to {@code endOffset} (exclusive), deserialized. */
     public <K, V> List<ConsumerRecord<K, V>> records(long endOffset, Deserializer<K> keys, Deserializer<V> values) {
         List<ConsumerRecord<K, V>> out = new ArrayList<>();
@@ -93,7 +116,7 @@ public final class FetchedBatches {
     public <K, V> Iterator<ConsumerRecord<K, V>> iterator(long fromOffset, long endOffset, Deserializer<K> keys,
                                                         Deserializer<V> values) {
         RecordConverter<K, V> converter = new RecordConverter<>(keys, values);
-        RecordCursor cursor = new RecordCursor(records.duplicate(), Math.max(fromOffset, fetchOffset), endOffset, checkCrcs,
+        RecordCursor cursor = new RecordCursor(readableRecords(), Math.max(fromOffset, fetchOffset), endOffset, checkCrcs,
             null);
         return new Iterator<>() {
             private Boolean ahead;

@@ -29,8 +29,9 @@ import java.util.OptionalLong;
  * Reads one partition at a time from an offset, the way the Hadoop loader and the mirror need it:
  * {@link #fetch} is one pull of at most {@code max.partition.fetch.bytes} (whole batches, as views over
  * the response), {@link #read} walks the records of an offset range {@code [start, end)} fetch after
- * fetch, and {@link #earliestOffset}, {@link #latestOffset} and {@link #offsetForTime} ask the
- * partition's leader (ListOffsets). No group, no ZooKeeper: the caller keeps its own offsets.
+ * fetch, {@link #readViews} walks the same records as {@link RecordView}s over the fetched bytes
+ * (nothing copied), and {@link #earliestOffset}, {@link #latestOffset} and {@link #offsetForTime} ask
+ * the partition's leader (ListOffsets). No group, no ZooKeeper: the caller keeps its own offsets.
  *
  * <p>A partition's leader is looked up in the metadata and followed when it moves
  * (NOT_LEADER_OR_FOLLOWER, a lost connection: refresh, retry) until {@code request.timeout.ms} passes.
@@ -216,10 +217,23 @@ public final class PartitionReader implements AutoCloseable {
      */
     public <K, V> Iterator<ConsumerRecord<K, V>> read(TopicPartition tp, long startOffset, long endOffset,
                                                       Deserializer<K> keys, Deserializer<V> values) {
+        return new RangeIterator<>(range(tp, startOffset, endOffset), keys, values);
+    }
+
+    /**
+     * The records of {@code [startOffset, endOffset)} as views over the fetched bytes, fetched as the
+     * cursor goes with the next response already on its way: the same records as {@link #read}, without
+     * a copy or an object per record. Ends and waits as {@link #read} does.
+     */
+    public RecordViews readViews(TopicPartition tp, long startOffset, long endOffset) {
+        return RecordViews.of(range(tp, startOffset, endOffset));
+    }
+
+    private RangeFetches range(TopicPartition tp, long startOffset, long endOffset) {
         if (startOffset < 0 || endOffset < startOffset) {
             throw new IllegalArgumentException("Bad offset range [" + startOffset + ", " + endOffset + ")");
         }
-        return new RangeIterator<>(this, tp, startOffset, endOffset, keys, values);
+        return new RangeFetches(this, tp, startOffset, endOffset);
     }
 
     private void refreshMetadata() {

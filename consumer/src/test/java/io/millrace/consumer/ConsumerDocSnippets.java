@@ -2,6 +2,8 @@ package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
 import io.millrace.common.serialization.StringDeserializer;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,6 +34,22 @@ final class ConsumerDocSnippets {
                 ConsumerRecord<String, String> record = records.next();
                 values.add(record.value());                  // record.offset(), key(), headers(), timestamp() ...
             }
+        }
+        return values;
+    }
+
+    /** docs/clients.md: the same range as views over the fetched bytes. */
+    static List<String> readRangeAsViews(String bootstrap) {
+        List<String> values = new ArrayList<>();
+        ConsumerConfig config = new ConsumerConfig(Map.of("bootstrap.servers", bootstrap));
+        try (PartitionReader reader = new PartitionReader(config)) {
+            TopicPartition tp = new TopicPartition("events", 0);
+            RecordViews views = reader.readViews(tp, reader.earliestOffset(tp), reader.latestOffset(tp));
+            while (views.advance()) {
+                RecordView record = views.current();         // one object, refilled: valid until the next advance()
+                ByteBuffer value = record.value();           // a read-only slice of the fetched bytes, not a copy
+                values.add(StandardCharsets.UTF_8.decode(value).toString());
+            }                                                // or buffer().get(valuePosition() + i), valueLength(), offset() ...
         }
         return values;
     }

@@ -26,6 +26,7 @@ public class ConsumerDocSnippetsTest {
             cluster.createTopic("events", 1);
             List<String> sent = producer.produce("events", 1, 30, "e");
             assertEquals(sent, ConsumerDocSnippets.readRange(cluster.bootstrapServers()));
+            assertEquals(sent, ConsumerDocSnippets.readRangeAsViews(cluster.bootstrapServers()));
             assertEquals(new HashSet<>(sent), new HashSet<>(ConsumerDocSnippets.groupStreams(cluster.zookeeperConnect(), 30)));
             assertEquals(new HashSet<>(sent), new HashSet<>(ConsumerDocSnippets.pollLoop(cluster.zookeeperConnect(), 30)));
         }
@@ -35,6 +36,7 @@ public class ConsumerDocSnippetsTest {
     public void theDocumentShowsTheSnippets() throws Exception {
         String doc = clientsDoc();
         for (String line : List.of("reader.read(tp, start, end, new StringDeserializer(), new StringDeserializer());",
+            "RecordViews views = reader.readViews(tp, reader.earliestOffset(tp), reader.latestOffset(tp));",
             "consumer.createMessageStreams(Map.of(\"events\", 1)).get(\"events\").get(0);",
             "for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {")) {
             assertTrue("docs/clients.md shows: " + line, doc.contains(line));

@@ -11,6 +11,7 @@ import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.serialization.StringDeserializer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -70,6 +71,29 @@ public class PartitionReaderTest {
     @Test
     public void anEmptyRangeFetchesNothing() {
         assertFalse(reader.read(PLAIN, 42, 42).hasNext());
+        assertFalse(reader.readViews(PLAIN, 42, 42).advance());
+    }
+
+    @Test
+    public void viewsOfARangeAreTheRecordsReadReturnsFetchAfterFetch() {
+        assertViewsMatchRead(PLAIN, 123, 377); // 2 KB fetches: many responses, each but the first prefetched
+        assertViewsMatchRead(PLAIN, 0, 500);
+    }
+
+    private static void assertViewsMatchRead(TopicPartition tp, long start, long end) {
+        List<ConsumerRecord<String, String>> records = read(tp, start, end);
+        RecordViews views = reader.readViews(tp, start, end);
+        for (ConsumerRecord<String, String> record : records) {
+            assertTrue("a view for offset " + record.offset(), views.advance());
+            RecordView view = views.current();
+            assertEquals(record.offset(), view.offset());
+            assertEquals(record.timestamp(), view.timestamp());
+            assertEquals(record.key(), StandardCharsets.UTF_8.decode(view.key()).toString());
+            byte[] value = new byte[view.valueLength()];
+            view.buffer().get(view.valuePosition(), value);
+            assertEquals(record.value(), new String(value, StandardCharsets.UTF_8));
+        }
+        assertFalse(views.advance());
     }
 
     @Test
@@ -139,6 +163,7 @@ public class PartitionReaderTest {
             // a start inside a compressed batch: the records before it are skipped, not returned
             List<ConsumerRecord<String, String>> records = read(tp, 77, 200);
             assertEquals(codec, values.subList(77, 200), records.stream().map(ConsumerRecord::value).toList());
+            assertViewsMatchRead(tp, 77, 200);
         }
     }
 }

@@ -370,6 +370,15 @@ public final class RecordBatch {
      * this method or from the iterator, and nothing else.
      */
     public RecordIterator records(int maxRecordsBytes) {
+        return new RecordIterator(this, recordsBytes(maxRecordsBytes));
+    }
+
+    /**
+     * The bytes of the batch's records, between the returned buffer's position and limit, with the
+     * checks of {@link #records(int)} up to the iteration: uncompressed ones as a view of this batch's
+     * buffer, compressed ones inflated into a new buffer. For readers that walk records on their own.
+     */
+    public ByteBuffer recordsBytes(int maxRecordsBytes) {
         ensureReadable(buffer.limit() - start);
         ByteBuffer records = buffer.duplicate();
         records.limit(start + sizeInBytes()).position(start + RECORDS_OFFSET);
@@ -377,13 +386,13 @@ public final class RecordBatch {
         // An empty section is an empty batch whatever the codec; anything else is inflated, so a
         // count of 0 over real records is caught as leftover bytes.
         if (compression == CompressionType.NONE || !records.hasRemaining()) {
-            return new RecordIterator(this, records);
+            return records;
         }
         if ((long) recordCount() * Record.MIN_SIZE_IN_BYTES > maxRecordsBytes) {
             throw new CorruptRecordException("Record batch at offset " + baseOffset() + " claims " + recordCount()
                 + " records, more than " + maxRecordsBytes + " bytes can hold");
         }
-        return new RecordIterator(this, Compression.decompress(compression, records, maxRecordsBytes));
+        return Compression.decompress(compression, records, maxRecordsBytes);
     }
 
     /** Rewrites BaseOffset in place; the CRC does not cover it. */
