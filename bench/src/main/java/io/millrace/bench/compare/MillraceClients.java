@@ -4,13 +4,13 @@ import io.millrace.bench.compare.Scenarios.Measurement;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.serialization.ByteArraySerializer;
 import io.millrace.consumer.ConsumerConfig;
-import io.millrace.consumer.ConsumerRecord;
 import io.millrace.consumer.PartitionReader;
+import io.millrace.consumer.RecordView;
+import io.millrace.consumer.RecordViews;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.Producer;
 import io.millrace.producer.ProducerRecord;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,7 +20,8 @@ import java.util.function.UnaryOperator;
 /**
  * The producer and consumer scenarios of {@link Scenarios}, run with Millrace's own clients and the
  * same settings (Kafka's names mean the same in both), so the two clients can be compared against
- * one broker.
+ * one broker. The consumer reads with {@link PartitionReader}'s view API ({@link RecordView}s over
+ * the fetched bytes), not with its copying {@code read}: see {@link #consume}.
  */
 final class MillraceClients {
 
@@ -82,21 +83,30 @@ final class MillraceClients {
         return value instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
-    /** Reads offsets {@code [0, count)} of partition 0 with {@link PartitionReader}, the standalone reader. */
+    /**
+     * Reads offsets {@code [0, count)} of partition 0 with {@link PartitionReader}, the standalone
+     * reader, through its view API ({@link PartitionReader#readViews}) as a reader of bytes would: each
+     * record is a {@link RecordView} over the fetched bytes, no value copied. Every record is read and
+     * every value's length and position are taken (Kafka's side gets each value as a copied
+     * {@code byte[]} and takes its length).
+     */
     static Measurement consume(String bootstrap, String topic, Scenarios.ConsumerMode mode, long count) {
         Map<String, Object> props = new HashMap<>(mode.config);
         props.remove("max.poll.records");
         props.put("bootstrap.servers", bootstrap);
         long read = 0;
         long bytes = 0;
+        long positions = 0;
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(props))) {
             reader.partitionCount(topic); // metadata outside the timing
             ThroughputTimeline timeline = Scenarios.timeline();
             long start = System.nanoTime();
             timeline.start();
-            Iterator<ConsumerRecord<byte[], byte[]>> records = reader.read(new TopicPartition(topic, 0), 0, count);
-            while (records.hasNext()) {
-                bytes += records.next().value().length;
+            RecordViews records = reader.readViews(new TopicPartition(topic, 0), 0, count);
+            while (records.advance()) {
+                RecordView record = records.current();
+                bytes += record.valueLength();
+                positions += record.valuePosition();
                 read++;
                 if ((read & 255) == 0) { // per record would cost more than the reading
                     timeline.add(256);
@@ -105,7 +115,7 @@ final class MillraceClients {
             timeline.add(read & 255);
             double seconds = (System.nanoTime() - start) / 1e9;
             timeline.stop();
-            if (read != count || bytes != count * Scenarios.MESSAGE_BYTES) {
+            if (read != count || bytes != count * Scenarios.MESSAGE_BYTES || positions <= 0) {
                 throw new IllegalStateException("Millrace " + mode.label + ": read " + read + " records, " + bytes
                     + " bytes; expected " + count);
             }
