@@ -11,10 +11,12 @@ import io.millrace.consumer.ConsumerRecord;
 import io.millrace.consumer.GroupConsumer;
 import io.millrace.consumer.MessageStream;
 import io.millrace.consumer.PartitionReader;
+import io.millrace.consumer.RecordViews;
 import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.ProducerRecord;
 import io.millrace.producer.RecordMetadata;
 import io.millrace.testkit.EmbeddedZooKeeper;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -106,6 +108,12 @@ public class MillraceClientsOnKafkaTest {
                     new StringDeserializer());
                 it.forEachRemaining(r -> read.add(r.value()));
                 assertEquals(SENT.get(p), read);
+                List<String> viewed = new ArrayList<>();
+                RecordViews views = reader.readViews(tp, 0, end); // lz4 batches, inflated once each
+                while (views.advance()) {
+                    viewed.add(StandardCharsets.UTF_8.decode(views.current().value()).toString());
+                }
+                assertEquals(SENT.get(p), viewed);
             }
         }
     }
