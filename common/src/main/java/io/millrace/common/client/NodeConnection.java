@@ -24,7 +24,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -100,7 +99,7 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
             @Override
             protected void initChannel(Channel ch) {
                 ch.pipeline()
-                    .addLast("frame-decoder", new LengthFieldBasedFrameDecoder(options.maxResponseBytes(), 0, 4, 0, 4))
+                    .addLast("frame-decoder", new ResponseFrameDecoder(options.maxResponseBytes()))
                     .addLast("responses", NodeConnection.this);
             }
         }).connect(node.host(), node.port()).addListener((ChannelFuture f) -> connected(f));
@@ -256,27 +255,19 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
-        try {
-            received(frame);
-        } finally {
-            frame.release();
-        }
+        received((ByteBuffer) msg);
     }
 
-    private void received(ByteBuf frame) {
-        int correlationId = frame.readableBytes() >= 4 ? frame.getInt(frame.readerIndex()) : -1;
+    private void received(ByteBuffer bytes) {
+        int correlationId = bytes.remaining() >= 4 ? bytes.getInt(bytes.position()) : -1;
         InFlightRequest request = inFlight.remove(correlationId);
         if (request == null) {
             close(new NetworkException(node + " answered correlation id " + correlationId + ", which no request has"));
             return;
         }
         request.timeout().cancel(false);
-        // Copied out of Netty's cumulation buffer: parsed records fields are views of these bytes
-        // and outlive the frame.
-        ByteBuffer bytes = ByteBuffer.allocate(frame.readableBytes());
-        frame.readBytes(bytes);
-        bytes.flip();
+        // The frame is a heap buffer of its own (ResponseFrameDecoder): parsed records fields may
+        // be views of it.
         try {
             request.result().complete(parse(request.header(), bytes));
         } catch (RuntimeException e) {

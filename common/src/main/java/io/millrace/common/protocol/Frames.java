@@ -14,8 +14,8 @@ import java.nio.ByteBuffer;
  * ResponseFrame => size ResponseHeader body
  * </pre>
  *
- * The receiving side strips the size (Netty's {@code LengthFieldBasedFrameDecoder(max, 0, 4, 0, 4)})
- * and parses the rest with {@link RequestHeader#parse} or {@link ResponseHeader#parse} and the
+ * The receiving side strips the size (the broker with Netty's {@code LengthFieldBasedFrameDecoder(max, 0,
+ * 4, 0, 4)}, the clients with {@code ResponseFrameDecoder}, which copies a response once) and parses the rest with {@link RequestHeader#parse} or {@link ResponseHeader#parse} and the
  * body's {@code parse}. Sending uses the methods here: one buffer for most responses, or
  * {@link #writeResponse(int, ApiMessage, short, SegmentSink)} when the body carries records that
  * should go out without being copied (Fetch).
