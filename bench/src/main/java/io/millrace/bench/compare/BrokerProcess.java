@@ -102,12 +102,23 @@ public abstract class BrokerProcess implements AutoCloseable {
         jvmOptions.add("-XX:StartFlightRecording=settings=profile,method-profiling=max,filename=" + file.toAbsolutePath());
     }
 
+    /** Where the broker's JVM logs its collections, for {@link #gcPauses}. */
+    Path gcLog() {
+        return home.resolve("gc.log");
+    }
+
+    /** The broker JVM's stop-the-world pauses that ended between {@code from} and {@code to}. */
+    GcLog.Pauses gcPauses(java.time.Instant from, java.time.Instant to) throws IOException {
+        return GcLog.between(gcLog(), from, to);
+    }
+
     /** A JVM with the given main class, the same java, classpath and heap for either broker. */
     List<String> javaCommand(String mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xms" + heap);
         cmd.add("-Xmx" + heap);
+        cmd.add(GcLog.option(gcLog()));
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(absoluteClassPath());

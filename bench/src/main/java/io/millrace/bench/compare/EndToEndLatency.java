@@ -7,7 +7,6 @@ import io.millrace.consumer.PartitionReader;
 import io.millrace.producer.MillraceProducer;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -26,10 +25,13 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Scenario 3: end-to-end latency at a fixed send rate. A producer sends 200-byte messages at
- * {@code rate} per second for {@code count} messages, each carrying {@link System#nanoTime()} at
- * its {@code send()} in its first 8 bytes; a consumer in the same JVM, positioned at the start of
- * the partition before the first send, takes the difference when its poll (or iterator) hands the
- * message over. Both clients run with acks=1 and {@code linger.ms=0}, their defaults otherwise,
+ * {@code rate} per second for {@code count} messages, each carrying its sequence number in its
+ * first 4 bytes; a consumer in the same JVM, positioned at the start of the partition before the
+ * first send, notes when its poll (or iterator) hands each message over, and the latency is that
+ * less the time of the message's {@code send()} ({@link MessageTimes}). Each message's
+ * acknowledgement is timed too, so the tail can be split between the produce path and the fetch
+ * path; the stages also count this JVM's collections ({@link GcPauses}) and its longest stall
+ * ({@link Hiccups}). Both clients run with acks=1 and {@code linger.ms=0}, their defaults otherwise,
  * unless the caller names other producer settings (at high rates, the tuned producer's: with
  * 16 KB batches and one at a time neither producer keeps up with half its tuned maximum, and the
  * latency measured would be that of a growing queue).
@@ -53,16 +55,16 @@ final class EndToEndLatency {
 
     static Result run(BenchClient client, String bootstrap, String topic, double rate, long count,
                       Map<String, String> producerSettings) throws Exception {
-        long[] latencies = new long[Math.toIntExact(count)];
+        MessageTimes times = new MessageTimes(Math.toIntExact(count));
         Map<String, Double> stages = new LinkedHashMap<>();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch positioned = new CountDownLatch(1);
         Thread consumer = new Thread(() -> {
             try {
                 if (client == BenchClient.KAFKA) {
-                    consumeWithKafka(bootstrap, topic, latencies, positioned, stages);
+                    consumeWithKafka(bootstrap, topic, times, positioned, stages);
                 } else {
-                    consumeWithMillrace(bootstrap, topic, latencies, positioned);
+                    consumeWithMillrace(bootstrap, topic, times, positioned);
                 }
             } catch (Throwable t) {
                 failure.compareAndSet(null, t);
@@ -74,14 +76,20 @@ final class EndToEndLatency {
         if (!positioned.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the end-to-end consumer did not start");
         }
-        if (failure.get() == null) {
-            if (client == BenchClient.KAFKA) {
-                produceWithKafka(bootstrap, topic, rate, count, producerSettings, stages);
-            } else {
-                produceWithMillrace(bootstrap, topic, rate, count, producerSettings, stages);
+        try (GcPauses pauses = new GcPauses(); Hiccups hiccups = Hiccups.start()) {
+            if (failure.get() == null) {
+                if (client == BenchClient.KAFKA) {
+                    produceWithKafka(bootstrap, topic, rate, times, producerSettings, stages);
+                } else {
+                    produceWithMillrace(bootstrap, topic, rate, times, producerSettings, stages);
+                }
             }
+            consumer.join(TIMEOUT.toMillis());
+            stages.put("clients' GC pauses", (double) pauses.count());
+            stages.put("clients' GC paused ms", (double) pauses.totalMillis());
+            stages.put("clients' longest GC pause ms", (double) pauses.longestMillis());
+            stages.put("clients' longest hiccup ms", hiccups.longestMillis());
         }
-        consumer.join(TIMEOUT.toMillis());
         if (failure.get() != null) {
             throw new IllegalStateException("end-to-end run on " + topic + " failed", failure.get());
         }
@@ -89,7 +97,9 @@ final class EndToEndLatency {
             consumer.interrupt();
             throw new IllegalStateException("end-to-end run on " + topic + ": not every message arrived within " + TIMEOUT);
         }
-        Arrays.sort(latencies);
+        long[] latencies = times.endToEnd();
+        stages.put("p99 send to acknowledged ms", percentileMs(times.sendToAcknowledged(), 0.99));
+        stages.put("p99 acknowledged to received ms", percentileMs(times.acknowledgedToReceived(), 0.99));
         return new Result(count, percentileMs(latencies, 0.50), percentileMs(latencies, 0.99),
             percentileMs(latencies, 0.999), latencies[latencies.length - 1] / 1e6, stages);
     }
@@ -102,27 +112,28 @@ final class EndToEndLatency {
 
     // ---- producers ----------------------------------------------------------------------------
 
-    /** Sends on schedule through {@code send}; returns when every message is acknowledged. */
+    /** Sends message {@code sequence}, whose acknowledgement is to be noted in {@link MessageTimes#acknowledged}. */
     private interface Sender {
-        void send(byte[] value);
+        void send(byte[] value, int sequence);
     }
 
-    private static void paced(double rate, long count, Sender sender) {
+    private static void paced(double rate, MessageTimes times, Sender sender) {
         long start = System.nanoTime();
         double intervalNanos = 1e9 / rate;
-        for (long i = 0; i < count; i++) {
+        for (int i = 0; i < times.count(); i++) {
             long due = start + (long) (i * intervalNanos);
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 LockSupport.parkNanos(wait);
             }
             byte[] value = new byte[Scenarios.MESSAGE_BYTES];
-            ByteBuffer.wrap(value).putLong(System.nanoTime());
-            sender.send(value);
+            ByteBuffer.wrap(value).putInt(i);
+            times.sent(i);
+            sender.send(value, i);
         }
     }
 
-    private static void produceWithKafka(String bootstrap, String topic, double rate, long count,
+    private static void produceWithKafka(String bootstrap, String topic, double rate, MessageTimes times,
                                          Map<String, String> settings, Map<String, Double> stages) throws Exception {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
@@ -135,26 +146,25 @@ final class EndToEndLatency {
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             producer.partitionsFor(topic);
-            paced(rate, count, value -> producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, 0, null, value),
-                (md, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
+            paced(rate, times, (value, sequence) -> producer.send(
+                new org.apache.kafka.clients.producer.ProducerRecord<>(topic, 0, null, value),
+                (md, e) -> acknowledged(times, sequence, e, failure)));
             producer.flush();
             var metrics = producer.metrics();
             double metadataWait = Scenarios.metric(metrics, "producer-metrics", "metadata-wait-time-ns-total");
             stages.put("send blocked ms/message", (Scenarios.metric(metrics, "producer-metrics", "bufferpool-wait-time-ns-total")
-                + (Double.isNaN(metadataWait) ? 0 : metadataWait)) / 1e6 / count);
+                + (Double.isNaN(metadataWait) ? 0 : metadataWait)) / 1e6 / times.count());
             stages.put("buffered ms (record-queue-time-avg)", Scenarios.metric(metrics, "producer-metrics", "record-queue-time-avg"));
             stages.put("produce request ms (request-latency-avg)", Scenarios.metric(metrics, "producer-metrics", "request-latency-avg"));
+            stages.put("longest buffered ms (record-queue-time-max)", Scenarios.metric(metrics, "producer-metrics", "record-queue-time-max"));
+            stages.put("longest produce request ms (request-latency-max)", Scenarios.metric(metrics, "producer-metrics", "request-latency-max"));
         }
         if (failure.get() != null) {
             throw failure.get();
         }
     }
 
-    private static void produceWithMillrace(String bootstrap, String topic, double rate, long count,
+    private static void produceWithMillrace(String bootstrap, String topic, double rate, MessageTimes times,
                                             Map<String, String> settings, Map<String, Double> stages) throws Exception {
         Map<String, Object> props = new HashMap<>();
         props.put("bootstrap.servers", bootstrap);
@@ -165,19 +175,26 @@ final class EndToEndLatency {
         try (MillraceProducer<byte[], byte[]> producer = new MillraceProducer<>(props, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             producer.partitionsFor(topic);
-            paced(rate, count, value -> producer.send(new io.millrace.producer.ProducerRecord<>(topic, 0, null, value),
-                (md, e) -> {
-                    if (e != null) {
-                        failure.compareAndSet(null, e);
-                    }
-                }));
+            paced(rate, times, (value, sequence) -> producer.send(
+                new io.millrace.producer.ProducerRecord<>(topic, 0, null, value),
+                (md, e) -> acknowledged(times, sequence, e, failure)));
             producer.flush();
-            stages.put("send blocked ms/message", number(producer.metrics().value("send-block-time-ns-total")) / 1e6 / count);
+            stages.put("send blocked ms/message", number(producer.metrics().value("send-block-time-ns-total")) / 1e6 / times.count());
             stages.put("buffered ms (record-queue-time-avg)", number(producer.metrics().value("record-queue-time-avg")));
             stages.put("produce request ms (request-latency-avg)", number(producer.metrics().value("request-latency-avg")));
+            stages.put("longest buffered ms (record-queue-time-max)", number(producer.metrics().value("record-queue-time-max")));
+            stages.put("longest produce request ms (request-latency-max)", number(producer.metrics().value("request-latency-max")));
         }
         if (failure.get() != null) {
             throw failure.get();
+        }
+    }
+
+    private static void acknowledged(MessageTimes times, int sequence, Exception e, AtomicReference<Exception> failure) {
+        if (e != null) {
+            failure.compareAndSet(null, e);
+        } else {
+            times.acknowledged(sequence);
         }
     }
 
@@ -187,7 +204,7 @@ final class EndToEndLatency {
 
     // ---- consumers ----------------------------------------------------------------------------
 
-    private static void consumeWithKafka(String bootstrap, String topic, long[] latencies, CountDownLatch positioned,
+    private static void consumeWithKafka(String bootstrap, String topic, MessageTimes times, CountDownLatch positioned,
                                          Map<String, Double> stages) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
@@ -202,33 +219,35 @@ final class EndToEndLatency {
             consumer.poll(Duration.ofMillis(100)); // connected and fetching before the first send
             positioned.countDown();
             int received = 0;
-            while (received < latencies.length && System.nanoTime() < deadline) {
+            while (received < times.count() && System.nanoTime() < deadline) {
                 ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(100));
                 long now = System.nanoTime();
                 for (var r : records) {
-                    latencies[received++] = now - ByteBuffer.wrap(r.value()).getLong();
+                    times.received(ByteBuffer.wrap(r.value()).getInt(), now);
+                    received++;
                 }
             }
             stages.put("fetch request ms (fetch-latency-avg)",
                 Scenarios.metric(consumer.metrics(), "consumer-fetch-manager-metrics", "fetch-latency-avg"));
-            checkAll(received, latencies.length);
+            checkAll(received, times.count());
         }
     }
 
-    private static void consumeWithMillrace(String bootstrap, String topic, long[] latencies, CountDownLatch positioned) {
+    private static void consumeWithMillrace(String bootstrap, String topic, MessageTimes times, CountDownLatch positioned) {
         Map<String, Object> props = new HashMap<>();
         props.put("bootstrap.servers", bootstrap);
         try (PartitionReader reader = new PartitionReader(new ConsumerConfig(props))) {
             reader.partitionCount(topic);
             Iterator<ConsumerRecord<byte[], byte[]>> records =
-                reader.read(new io.millrace.common.TopicPartition(topic, 0), 0, latencies.length);
+                reader.read(new io.millrace.common.TopicPartition(topic, 0), 0, times.count());
             positioned.countDown(); // the first fetch goes out in hasNext() and waits for the first message
             int received = 0;
             while (records.hasNext()) {
                 byte[] value = records.next().value();
-                latencies[received++] = System.nanoTime() - ByteBuffer.wrap(value).getLong();
+                times.received(ByteBuffer.wrap(value).getInt(), System.nanoTime());
+                received++;
             }
-            checkAll(received, latencies.length);
+            checkAll(received, times.count());
         }
     }
 

@@ -42,6 +42,7 @@ public class QuickComparisonTest {
         bench.figures.values().forEach(f -> scenarios.add(f.scenario));
         assertEquals(Set.of("1. producer batch 1", "1. producer batch 50", "1. producer tuned",
             "2. consumer 200 KB fetch", "2. consumer defaults", BrokerComparison.E2E_FIXED, BrokerComparison.E2E_HALF,
+            BrokerComparison.E2E_COMMON,
             "4. storage after producer batch 1", "4. storage after producer batch 50", "4. storage after producer tuned",
             "5. scaling, 1 broker, 3 producers", "5. scaling, 2 brokers, 3 producers", "5. scaling, 3 brokers, 3 producers",
             ReplicationScenario.Layout.REPLICATED.scenario, ReplicationScenario.Layout.SINGLE.scenario),
