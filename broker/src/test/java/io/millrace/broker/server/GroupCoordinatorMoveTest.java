@@ -109,12 +109,17 @@ public class GroupCoordinatorMoveTest {
         return set;
     }
 
-    /** Polls and commits after every poll until {@code total} distinct records were read. */
+    /**
+     * Polls and commits after every poll until {@code total} distinct records were read and the
+     * position after them is committed: the commit after the last records can fail while the
+     * member rejoins the moved coordinator, and is then made again after the next poll.
+     */
     private static void pollUntil(KafkaConsumer<byte[], byte[]> consumer, Map<String, AtomicInteger> reads, int total) {
         long deadline = System.currentTimeMillis() + 60_000;
-        while (reads.size() < total) {
+        boolean committed = false;
+        while (reads.size() < total || !committed) {
             if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("read " + reads.size() + " of " + total);
+                throw new AssertionError("read " + reads.size() + " of " + total + (committed ? "" : ", the last not committed"));
             }
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                 reads.computeIfAbsent(new String(r.value(), StandardCharsets.UTF_8), v -> new AtomicInteger()).incrementAndGet();
@@ -125,10 +130,12 @@ public class GroupCoordinatorMoveTest {
             }
             try {
                 consumer.commitSync(positions);
+                committed = !positions.isEmpty(); // nothing assigned, mid-rejoin: nothing committed yet
             } catch (org.apache.kafka.common.errors.RetriableException
                      | org.apache.kafka.clients.consumer.CommitFailedException
                      | org.apache.kafka.common.errors.RebalanceInProgressException moving) {
                 // the coordinator is moving: the member rejoins in the next poll and commits again
+                committed = false;
             }
         }
     }
