@@ -111,8 +111,10 @@ public class GroupCoordinatorMoveTest {
 
     /**
      * Polls and commits after every poll until {@code total} distinct records were read and the
-     * position after them is committed: the commit after the last records can fail while the
-     * member rejoins the moved coordinator, and is then made again after the next poll.
+     * positions after all of them ({@code total} in all: every record of the topic) are committed.
+     * The commit after the last records can fail while the member rejoins the moved coordinator;
+     * the rejoined member then starts again from the committed offsets, reads those records again
+     * and commits the positions after them.
      */
     private static void pollUntil(KafkaConsumer<byte[], byte[]> consumer, Map<String, AtomicInteger> reads, int total) {
         long deadline = System.currentTimeMillis() + 60_000;
@@ -130,7 +132,8 @@ public class GroupCoordinatorMoveTest {
             }
             try {
                 consumer.commitSync(positions);
-                committed = !positions.isEmpty(); // nothing assigned, mid-rejoin: nothing committed yet
+                committed = positions.size() == PARTITIONS
+                    && positions.values().stream().mapToLong(OffsetAndMetadata::offset).sum() == total;
             } catch (org.apache.kafka.common.errors.RetriableException
                      | org.apache.kafka.clients.consumer.CommitFailedException
                      | org.apache.kafka.common.errors.RebalanceInProgressException moving) {
