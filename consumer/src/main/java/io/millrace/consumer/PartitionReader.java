@@ -123,7 +123,7 @@ public final class PartitionReader implements AutoCloseable {
     public FetchedBatches fetch(TopicPartition tp, long offset) {
         metadata.addTopics(List.of(tp.topic()));
         long deadline = System.currentTimeMillis() + requestTimeoutMs;
-        while (true) {
+        for (int attempt = 0; ; attempt++) {
             Node leader = metadata.cluster().leaderFor(tp);
             if (leader != null) {
                 FetchedBatches fetched = tryFetch(leader, tp, offset);
@@ -134,7 +134,9 @@ public final class PartitionReader implements AutoCloseable {
             if (System.currentTimeMillis() > deadline) {
                 throw new TimeoutException("No leader of " + tp + " answered a fetch within " + requestTimeoutMs + " ms");
             }
-            refreshMetadata();
+            // A reader's first fetch of a partition usually finds no leader only because it has not asked
+            // yet: ask at once. Back off once something that was asked has failed.
+            refreshMetadata(attempt == 0 && leader == null ? 0 : retryBackoffMs);
         }
     }
 
@@ -236,9 +238,9 @@ public final class PartitionReader implements AutoCloseable {
         return new RangeFetches(this, tp, startOffset, endOffset);
     }
 
-    private void refreshMetadata() {
+    private void refreshMetadata(long backoffMs) {
         try {
-            Thread.sleep(retryBackoffMs);
+            Thread.sleep(backoffMs);
             metadata.requestUpdate().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
