@@ -63,8 +63,12 @@ final class AvroBinary {
 
     /** The branch of {@code union} the next value is written in (reads its index). */
     Schema branch(Schema union) throws IOException {
-        List<Schema> types = union.getTypes();
-        return types.get(index(types.size(), "union branch"));
+        return union.getTypes().get(branchIndex(union));
+    }
+
+    /** The index of the branch of {@code union} the next value is written in (reads it). */
+    int branchIndex(Schema union) throws IOException {
+        return index(union.getTypes().size(), "union branch");
     }
 
     /** Whether a value of {@code schema} is a number ({@link #readNumber} reads it). */
