@@ -2,24 +2,26 @@ package io.millrace.hadoop.input;
 
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.serialization.SerializationException;
-import io.millrace.consumer.ConsumerRecord;
+import io.millrace.consumer.RecordView;
+import io.millrace.consumer.RecordViews;
 import io.millrace.hadoop.LoadConfig;
 import io.millrace.schemaregistry.client.SchemaRegistryClient;
 import io.millrace.schemaregistry.serde.AvroDeserializer;
 import io.millrace.schemaregistry.serde.WireFormat;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,12 +52,16 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
 
     private static final int COUNT_EVERY = 4096;
 
+    /** The readers initialized in this JVM and not yet closed, by the task attempt they read for. */
+    private static final Map<TaskAttemptID, MillraceRecordReader> OPEN = new ConcurrentHashMap<>();
+
     private final MillraceKey key = new MillraceKey();
     private final MillraceValue value = new MillraceValue();
 
     private List<PartitionRange> ranges = List.of();
     private long totalOffsets;
     private ClusterAccess cluster;
+    private TaskAttemptID attempt;
     private AvroDeserializer<GenericRecord> decoder;
     private EventScanner scanner;
     private ErrorOutput errors;
@@ -72,7 +78,7 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
 
     private int rangeIndex = -1;
     private PartitionRange range;
-    private Iterator<ConsumerRecord<byte[], byte[]>> records = Collections.emptyIterator();
+    private RecordViews records;   // null when the range is empty or done
     private long offsetsDone;
     private long position;
 
@@ -100,19 +106,33 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         taskConf = context.getConfiguration();
         taskConf.set(TASK_LOST_RANGES, "");
         taskConf.set(TASK_UNDECODABLE, "");
+        attempt = context.getTaskAttemptID();
+        if (attempt != null) {
+            OPEN.put(attempt, this);
+        }
+    }
+
+    /**
+     * The reader the framework initialized for the task attempt of {@code context} in this JVM, or null.
+     * A mapper may read from it directly, past the framework's per-record wrapper, as long as it reads
+     * each record once, one way or the other ({@code LoadMapper} does).
+     */
+    public static MillraceRecordReader openFor(TaskAttemptContext context) {
+        TaskAttemptID id = context.getTaskAttemptID();
+        return id == null ? null : OPEN.get(id);
     }
 
     @Override
     public boolean nextKeyValue() throws IOException {
         while (true) {
-            if (!hasNextInRange()) {
+            if (!advanceInRange()) {
                 if (!openNextRange()) {
                     countRead();
                     return false;
                 }
                 continue;
             }
-            ConsumerRecord<byte[], byte[]> record = records.next();
+            RecordView record = records.current();
             position = record.offset() + 1;
             if (++uncounted == COUNT_EVERY) {
                 countRead();
@@ -133,9 +153,12 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
      * that fell behind): what it deleted is recorded as lost, as planning does, and the range goes on
      * from the earliest offset left, rather than failing every load from here on.
      */
-    private boolean hasNextInRange() {
+    private boolean advanceInRange() {
+        if (records == null) {
+            return false;
+        }
         try {
-            return records.hasNext();
+            return records.advance();
         } catch (OffsetOutOfRangeException e) {
             long earliest = cluster.reader().earliestOffset(range.topicPartition());
             if (earliest <= position) {
@@ -149,9 +172,8 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
             lostOffsets.increment(lost.count());
             taskConf.set(TASK_LOST_RANGES, LostRange.encode(lostWhileReading));
             position = resume;
-            records = resume >= range.end() ? Collections.emptyIterator()
-                : cluster.reader().read(range.topicPartition(), resume, range.end());
-            return hasNextInRange();
+            records = resume >= range.end() ? null : cluster.reader().readViews(range.topicPartition(), resume, range.end());
+            return advanceInRange();
         }
     }
 
@@ -163,39 +185,56 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
         rangeIndex++;
         if (rangeIndex >= ranges.size()) {
             range = null;
+            records = null;
             return false;
         }
         range = ranges.get(rangeIndex);
         position = range.start();
-        records = range.size() == 0 ? Collections.emptyIterator()
-            : cluster.reader().read(range.topicPartition(), range.start(), range.end());
+        records = range.size() == 0 ? null : cluster.reader().readViews(range.topicPartition(), range.start(), range.end());
         return true;
     }
 
-    /** Sets the key and value from {@code record}; false when its value is undecodable (it went to the error output). */
-    private boolean fill(ConsumerRecord<byte[], byte[]> record) throws IOException {
-        key.set(record.topic(), record.partition(), record.offset());
-        value.set(record.timestamp(), record.key(), record.value());
+    /**
+     * Sets the key and value from {@code record}, their bytes copied out of the fetched response (the
+     * value may outlive the view: the load hands it to its appender thread); false when the value is
+     * undecodable (it went to the error output).
+     */
+    private boolean fill(RecordView record) throws IOException {
+        String topic = range.topic();
+        long offset = record.offset();
+        byte[] keyBytes = copy(record.buffer(), record.keyPosition(), record.keyLength());
+        byte[] valueBytes = copy(record.buffer(), record.valuePosition(), record.valueLength());
+        key.set(topic, range.partition(), offset);
+        value.set(record.timestamp(), keyBytes, valueBytes);
         if (decoder == null && scanner == null) {
             return true;
         }
         try {
-            if (record.value() == null) {
+            if (valueBytes == null) {
                 throw new SerializationException("The message has no value (null), so no event to decode");
             }
             if (scanner != null) {
-                scanner.scan(record.topic(), record.value(), value);
+                scanner.scan(topic, valueBytes, value);
             } else {
-                value.decoded(decoder.deserialize(record.topic(), record.value()), WireFormat.schemaId(record.topic(), record.value()));
+                value.decoded(decoder.deserialize(topic, valueBytes), WireFormat.schemaId(topic, valueBytes));
             }
             return true;
         } catch (RuntimeException e) {
-            errors.write(record.topic(), record.partition(), record.offset(), record.timestamp(), record.key(), record.value(), e);
+            errors.write(topic, range.partition(), offset, record.timestamp(), keyBytes, valueBytes, e);
             undecodable.increment(1);
-            undecodableByTopic.merge(record.topic(), 1L, Long::sum);
+            undecodableByTopic.merge(topic, 1L, Long::sum);
             taskConf.set(TASK_UNDECODABLE, encode(undecodableByTopic));
             return false;
         }
+    }
+
+    private static byte[] copy(ByteBuffer from, int position, int length) {
+        if (length < 0) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        from.get(position, bytes);
+        return bytes;
     }
 
     /** {@code topic/count;...}: topic names hold neither '/' nor ';'. */
@@ -239,6 +278,9 @@ public final class MillraceRecordReader extends RecordReader<MillraceKey, Millra
 
     @Override
     public void close() throws IOException {
+        if (attempt != null) {
+            OPEN.remove(attempt, this);
+        }
         try {
             if (errors != null) {
                 errors.close();

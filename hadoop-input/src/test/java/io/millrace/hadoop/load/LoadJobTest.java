@@ -11,6 +11,7 @@ import io.millrace.hadoop.LoaderCluster;
 import io.millrace.hadoop.LoaderCluster.SentEvent;
 import io.millrace.hadoop.hive.HiveConfig;
 import io.millrace.hadoop.hive.HiveRegistration;
+import io.millrace.hadoop.input.LoaderCounter;
 import io.millrace.hadoop.input.MillraceKey;
 import io.millrace.hadoop.input.MillraceValue;
 import io.millrace.hadoop.state.HourCount;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -77,6 +79,10 @@ public class LoadJobTest {
         assertNull("no JDBC URL, no Hive", firstLoad.hiveRegistration());
         assertEquals(sent.size(), first.records());
         assertEquals(0, first.errors());
+        // The mapper reads most records past the framework's wrapper, which counts only one in 1,024 of them.
+        assertEquals(sent.size(), firstLoad.counters().findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+        assertEquals(sent.size(), firstLoad.counters().findCounter(LoaderCounter.MESSAGES_READ).getValue());
+        assertEquals(sent.size(), firstLoad.counters().findCounter(LoaderCounter.EVENTS_WRITTEN).getValue());
         assertEquals(TOPICS.size() * HOURS, first.counts().size());
         assertTrue("nothing was there before: " + first.lateHours(), first.lateHours().isEmpty());
         LoadedData.read(dataRoot(settings)).assertExactlyOnce(sent, true);
