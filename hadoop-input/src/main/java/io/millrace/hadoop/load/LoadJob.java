@@ -80,7 +80,8 @@ public final class LoadJob {
         config.validateForLoad();
         new HiveConfig(config.originals()); // bad Hive settings fail the load before it reads anything
         this.config = config;
-        this.hadoopConf = hadoopConf;
+        this.hadoopConf = new Configuration(hadoopConf);
+        NioLocalFileSystem.useIn(this.hadoopConf);
         this.hook = hook;
         this.mapper = mapper;
     }
