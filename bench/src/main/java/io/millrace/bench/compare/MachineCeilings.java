@@ -9,13 +9,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 6: what this machine allows at most, measured in the same run as the brokers so that
- * each broker's figures can be read as a fraction of it. Four ceilings, each as bytes per second
+ * each broker's figures can be read as a fraction of it. Five ceilings, each as bytes per second
  * and as {@value Scenarios#MESSAGE_BYTES}-byte messages per second:
  * <ul>
  * <li>{@value #PAGE_CACHE_WRITE}: {@link #PAGE_CACHE_BYTES} (times the scale) appended in 1 MiB
@@ -29,7 +30,11 @@ import java.util.concurrent.TimeUnit;
  * <li>{@value #LOOPBACK}: {@link #LOOPBACK_BYTES} (times the scale) written in 64 KiB writes over
  *     a TCP connection on 127.0.0.1 to another JVM ({@link LoopbackSinkMain}) that reads and
  *     discards them; timed at the writer until the reader confirms the total: what moving a
- *     message between a client and a broker costs at best.
+ *     message between a client and a broker costs at best;
+ * <li>{@value #ROUND_TRIP}: requests of {@value #ROUND_TRIP_MESSAGES} messages
+ *     ({@link #ROUND_TRIP_REQUEST_BYTES} bytes) written to the same kind of reader, which answers each
+ *     with 8 bytes, the next request written only once the answer is read: what a producer with one
+ *     request in flight and batches of 50 gets at best, with no client or broker work at all.
  * </ul>
  * The files live in a directory of their own under the data directory, deleted afterwards.
  */
@@ -39,12 +44,16 @@ final class MachineCeilings {
     static final String PAGE_CACHE_READ = "page-cache read";
     static final String FSYNC_WRITE = "fsync'd write, 1 MiB per flush";
     static final String LOOPBACK = "loopback TCP";
+    static final String ROUND_TRIP = "loopback round trips, 50 messages each";
 
     static final long PAGE_CACHE_BYTES = 1L << 30;
     static final long FSYNC_BYTES = 64L << 20;
     static final long LOOPBACK_BYTES = 2L << 30;
     static final int FILE_CHUNK_BYTES = 1 << 20;
     static final int SOCKET_WRITE_BYTES = 64 << 10;
+    static final int ROUND_TRIP_MESSAGES = 50;
+    static final int ROUND_TRIP_REQUEST_BYTES = ROUND_TRIP_MESSAGES * Scenarios.MESSAGE_BYTES;
+    static final long ROUND_TRIPS = 100_000;
     private static final long READER_TIMEOUT_SECONDS = 60;
 
     /** One ceiling: the most bytes per second this machine moved that way. */
@@ -57,7 +66,7 @@ final class MachineCeilings {
     private MachineCeilings() {
     }
 
-    /** Measures the four ceilings in order, with every size multiplied by {@code scale} (at least one chunk). */
+    /** Measures the five ceilings in order, with every size multiplied by {@code scale} (at least one chunk). */
     static List<Ceiling> measure(Path dataDir, double scale) throws Exception {
         Path dir = Files.createTempDirectory(dataDir, "ceilings-");
         try {
@@ -69,8 +78,10 @@ final class MachineCeilings {
             Path flushed = dir.resolve("fsync");
             Ceiling fsync = new Ceiling(FSYNC_WRITE, writeFile(flushed, scaled(FSYNC_BYTES, scale, FILE_CHUNK_BYTES), true));
             Files.delete(flushed);
-            Ceiling loopback = new Ceiling(LOOPBACK, loopback(dir, scaled(LOOPBACK_BYTES, scale, SOCKET_WRITE_BYTES)));
-            return List.of(write, read, fsync, loopback);
+            Ceiling loopback = new Ceiling(LOOPBACK, loopback(dir, scaled(LOOPBACK_BYTES, scale, SOCKET_WRITE_BYTES), 0));
+            long roundTripBytes = scaled(ROUND_TRIPS * ROUND_TRIP_REQUEST_BYTES, scale, ROUND_TRIP_REQUEST_BYTES);
+            Ceiling roundTrips = new Ceiling(ROUND_TRIP, loopback(dir, roundTripBytes, ROUND_TRIP_REQUEST_BYTES));
+            return List.of(write, read, fsync, loopback, roundTrips);
         } finally {
             BrokerProcess.deleteRecursively(dir);
         }
@@ -120,24 +131,34 @@ final class MachineCeilings {
         }
     }
 
-    /** Bytes per second to a reader in another JVM, from the first write to the reader's confirmation. */
-    private static double loopback(Path dir, long bytes) throws Exception {
+    /**
+     * Bytes per second to a reader in another JVM, from the first write to the reader's confirmation:
+     * streamed in 64 KiB writes, or with {@code requestBytes} > 0 in requests each answered before the next.
+     */
+    private static double loopback(Path dir, long bytes, int requestBytes) throws Exception {
         Path readerLog = dir.resolve("loopback-reader.log");
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress(LoopbackPorts.HOST, 0), 1);
             int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
-            Process reader = new ProcessBuilder(readerCommand(port, bytes)).redirectErrorStream(true)
+            Process reader = new ProcessBuilder(readerCommand(port, bytes, requestBytes)).redirectErrorStream(true)
                 .redirectOutput(readerLog.toFile()).start();
             try (SocketChannel channel = accept(server, reader, readerLog)) {
-                ByteBuffer chunk = randomChunk(SOCKET_WRITE_BYTES);
+                int writeBytes = requestBytes > 0 ? requestBytes : SOCKET_WRITE_BYTES;
+                ByteBuffer chunk = randomChunk(writeBytes);
+                long received = 0;
                 long start = System.nanoTime();
-                for (long written = 0; written < bytes; written += SOCKET_WRITE_BYTES) {
+                for (long written = 0; written < bytes; written += writeBytes) {
                     chunk.rewind();
                     while (chunk.hasRemaining()) {
                         channel.write(chunk);
                     }
+                    if (requestBytes > 0) {
+                        received = readCount(channel);
+                    }
                 }
-                long received = readCount(channel);
+                if (requestBytes == 0) {
+                    received = readCount(channel);
+                }
                 double rate = perSecond(bytes, start);
                 if (received != bytes) {
                     throw new IllegalStateException("Loopback reader received " + received + " bytes of " + bytes);
@@ -180,10 +201,14 @@ final class MachineCeilings {
     }
 
     /** A small JVM with this JVM's java and classpath, as the brokers are started. */
-    private static List<String> readerCommand(int port, long bytes) {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-            "-cp", BrokerProcess.absoluteClassPath(), LoopbackSinkMain.class.getName(),
-            Integer.toString(port), Long.toString(bytes));
+    private static List<String> readerCommand(int port, long bytes, int requestBytes) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx64m", "-cp", BrokerProcess.absoluteClassPath(), LoopbackSinkMain.class.getName(),
+            Integer.toString(port), Long.toString(bytes)));
+        if (requestBytes > 0) {
+            command.add(Integer.toString(requestBytes));
+        }
+        return command;
     }
 
     /** Random content, so no layer can take a shortcut for zeros. */

@@ -18,12 +18,13 @@ public class MachineCeilingsTest {
     public final TemporaryFolder tmp = new TemporaryFolder();
 
     @Test(timeout = 60_000)
-    public void measuresAllFourCeilingsAndCleansUp() throws Exception {
+    public void measuresAllFiveCeilingsAndCleansUp() throws Exception {
         Path data = tmp.newFolder("data").toPath();
         List<Ceiling> ceilings = MachineCeilings.measure(data, 0.002);
 
         assertEquals(List.of(MachineCeilings.PAGE_CACHE_WRITE, MachineCeilings.PAGE_CACHE_READ,
-            MachineCeilings.FSYNC_WRITE, MachineCeilings.LOOPBACK), ceilings.stream().map(Ceiling::name).toList());
+            MachineCeilings.FSYNC_WRITE, MachineCeilings.LOOPBACK, MachineCeilings.ROUND_TRIP),
+            ceilings.stream().map(Ceiling::name).toList());
         for (Ceiling c : ceilings) {
             assertTrue(c.toString(), c.bytesPerSecond() > 0 && Double.isFinite(c.bytesPerSecond()));
             assertEquals(c.bytesPerSecond() / Scenarios.MESSAGE_BYTES, c.messagesPerSecond(), 1e-9);
@@ -38,5 +39,8 @@ public class MachineCeilingsTest {
         assertEquals(1 << 20, MachineCeilings.scaled(MachineCeilings.FSYNC_BYTES, 0.0001, 1 << 20));
         assertEquals(32L << 20, MachineCeilings.scaled(MachineCeilings.FSYNC_BYTES, 0.5, 1 << 20));
         assertEquals(2L << 30, MachineCeilings.scaled(MachineCeilings.LOOPBACK_BYTES, 1, 64 << 10));
+        assertEquals(10_000, MachineCeilings.ROUND_TRIP_REQUEST_BYTES);
+        assertEquals(200L * 10_000, MachineCeilings.scaled(MachineCeilings.ROUND_TRIPS * MachineCeilings.ROUND_TRIP_REQUEST_BYTES, 0.002,
+            MachineCeilings.ROUND_TRIP_REQUEST_BYTES));
     }
 }

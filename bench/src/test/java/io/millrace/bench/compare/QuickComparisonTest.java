@@ -47,7 +47,7 @@ public class QuickComparisonTest {
             "5. scaling, 1 broker, 3 producers", "5. scaling, 2 brokers, 3 producers", "5. scaling, 3 brokers, 3 producers",
             ReplicationScenario.Layout.REPLICATED.scenario, ReplicationScenario.Layout.SINGLE.scenario),
             scenarios);
-        assertEquals(4, bench.ceilings.size());
+        assertEquals(5, bench.ceilings.size());
         bench.ceilings.forEach(c -> assertTrue(c.name(), c.messagesPerSecond() > 0 && Double.isFinite(c.messagesPerSecond())));
         for (Figure f : bench.figures.values()) {
             boolean kafkaOnly = f.metric.startsWith("fetch request ms") || f.metric.equals("records/fetch")
@@ -71,7 +71,7 @@ public class QuickComparisonTest {
         assertTrue(table.toString(StandardCharsets.UTF_8).contains(" " + Ratio.AUDIT.label + " |"));
         JsonNode json = new ObjectMapper().readTree(bench.writeJson().toFile());
         assertEquals(5, json.get("cells").size());
-        assertEquals(4, json.get("ceilings").size());
+        assertEquals(5, json.get("ceilings").size());
         JsonNode first = json.get("figures").get(0);
         assertEquals(BrokerComparison.QUICK_RUNS, first.get("values").get("millrace-client/millrace-broker").get("runs").size());
         assertTrue(first.get("ratios").has("broker"));
