@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
@@ -99,6 +102,21 @@ public class LoadJobTest {
         assertEquals(List.of(1L, 2L), state.committed());
         assertEquals(List.of(), state.pending());
         assertEquals(List.of(), state.loadDirs());
+    }
+
+    @Test
+    public void onTheLocalJobRunnerTheClientAsksOftenWhetherTheJobIsDoneUnlessToldOtherwise() throws Exception {
+        Configuration local = Job.getInstance(new Configuration()).getConfiguration();
+        local.setInt(Job.COMPLETION_POLL_INTERVAL_KEY, 2_000);
+        LoadJob.pollOftenWhenLocal(local);
+        assertEquals("the user's own setting", 2_000, Job.getCompletionPollInterval(local));
+        assertEquals("instead of Hadoop's default of 1 s", 50, Job.getProgressPollInterval(local));
+
+        Configuration yarn = Job.getInstance(new Configuration()).getConfiguration();
+        yarn.set(MRConfig.FRAMEWORK_NAME, MRConfig.YARN_FRAMEWORK_NAME);
+        LoadJob.pollOftenWhenLocal(yarn);
+        assertEquals("a cluster's job is asked as Hadoop asks", 5_000, Job.getCompletionPollInterval(yarn));
+        assertEquals(1_000, Job.getProgressPollInterval(yarn));
     }
 
     /** Fails every attempt of every task, as a bug in the job would. */
