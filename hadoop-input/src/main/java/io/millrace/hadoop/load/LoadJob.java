@@ -123,7 +123,7 @@ public final class LoadJob {
         long sequence = previous == null ? 1 : previous.sequence() + 1;
         String runId = StateDir.name(sequence) + "-" + lockRunId;
         Path loadDir = state.loadDir(runId);
-        Job job = newJob(sequence, loadDir);
+        Job job = newJob(sequence, loadDir, new JarCache(state.fs(), state.jars()));
         LOG.info("Load {} ({}) starting: staging in {}", sequence, runId, loadDir);
         boolean succeeded = succeeded(job);
         counters = job.getCounters();
@@ -210,7 +210,7 @@ public final class LoadJob {
         }
     }
 
-    private Job newJob(long sequence, Path loadDir) throws IOException {
+    private Job newJob(long sequence, Path loadDir, JarCache jars) throws IOException {
         Configuration conf = new Configuration(hadoopConf);
         config.writeTo(conf);
         conf.set(LoadConfig.VALUE_FORMAT_CONFIG, "avro");
@@ -222,7 +222,7 @@ public final class LoadJob {
         conf.setBoolean("mapreduce.map.speculative", false);
         Job job = Job.getInstance(conf, "millrace load " + sequence);
         // on the job's configuration: only it has mapred-site.xml, where a cluster says it runs YARN
-        TaskJars.ship(job.getConfiguration());
+        TaskJars.ship(job.getConfiguration(), jars);
         pollOftenWhenLocal(job.getConfiguration());
         job.setJarByClass(LoadJob.class);
         job.setInputFormatClass(MillraceInputFormat.class);

@@ -1,6 +1,7 @@
 package io.millrace.hadoop.load;
 
 import java.io.File;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * runs on YARN: Millrace's own, and the libraries whose versions the loader was built against and
  * Hadoop bundles older ones of (Avro, Jackson, Netty) or not at all (snappy-java, lz4-java, zstd-jni).
  * {@code millrace-audit} is among Millrace's own: with auditing on, the tasks count with its {@code AuditCounter}.
- * They go through {@code tmpjars}, as {@code -libjars} does: the client uploads them with the job and
- * every task has them on its classpath. {@code mapreduce.job.user.classpath.first} (unless set
+ * They go through {@code tmpjars}, as {@code -libjars} does, and every task has them on its classpath.
+ * Hadoop uploads such jars with every job unless they already are on the cluster's file system: a
+ * load names their copies in a {@link JarCache}, so each is uploaded once. {@code mapreduce.job.user.classpath.first} (unless set
  * otherwise) puts them before the cluster's jars, so tasks decode with the same Avro and Jackson the
  * client planned with. Hadoop's own jars are never shipped: the cluster's must run the job.
  *
@@ -37,8 +39,16 @@ final class TaskJars {
     private TaskJars() {
     }
 
-    /** Adds the jars to {@code conf}'s {@code tmpjars} when the job goes to YARN; returns them. */
-    static List<String> ship(Configuration conf) {
+    /** Adds the jars to {@code conf}'s {@code tmpjars} when the job goes to YARN, as they are; returns them. */
+    static List<String> ship(Configuration conf) throws IOException {
+        return ship(conf, null);
+    }
+
+    /**
+     * Adds the jars to {@code conf}'s {@code tmpjars} when the job goes to YARN, each as its copy in
+     * {@code cache} (uploaded there once per content) or, with no cache, as the local file; returns the local jars.
+     */
+    static List<String> ship(Configuration conf, JarCache cache) throws IOException {
         if (!"yarn".equals(conf.get(MRConfig.FRAMEWORK_NAME, MRConfig.LOCAL_FRAMEWORK_NAME))) {
             return List.of();
         }
@@ -47,7 +57,10 @@ final class TaskJars {
             return jars;
         }
         Set<String> all = new LinkedHashSet<>(conf.getTrimmedStringCollection("tmpjars"));
-        jars.forEach(jar -> all.add(new File(jar).toURI().toString()));
+        for (String jar : jars) {
+            File file = new File(jar);
+            all.add(cache == null ? file.toURI().toString() : cache.copyOf(file.toPath()).toString());
+        }
         conf.set("tmpjars", String.join(",", all));
         if (conf.get(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST) == null) {
             conf.setBoolean(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST, true);

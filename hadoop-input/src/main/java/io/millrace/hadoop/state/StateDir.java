@@ -108,6 +108,11 @@ public final class StateDir {
         return new Path(root, "loads");
     }
 
+    /** The jars a load ships to its tasks on YARN, uploaded once per content ({@code TaskJars}). */
+    public Path jars() {
+        return new Path(root, "jars");
+    }
+
     public Path loadDir(String runId) {
         return new Path(loads(), runId);
     }

@@ -38,7 +38,7 @@ public class TaskJarsTest {
     }
 
     @Test
-    public void onYarnTheJarsGoToTmpjarsWithTheUserClasspathFirstAndLocallyNothingChanges() {
+    public void onYarnTheJarsGoToTmpjarsWithTheUserClasspathFirstAndLocallyNothingChanges() throws Exception {
         Configuration local = new Configuration(false);
         assertTrue(TaskJars.ship(local).isEmpty());
         assertEquals(null, local.get("tmpjars"));
