@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.slf4j.Logger;
@@ -60,6 +61,11 @@ final class TaskJars {
         for (String jar : jars) {
             File file = new File(jar);
             all.add(cache == null ? file.toURI().toString() : cache.copyOf(file.toPath()).toString());
+        }
+        if (cache != null) {
+            // Hadoop puts the job's libjars directory on the tasks' classpath with a wildcard, and jars that
+            // are already on the cluster (these) are not copied into it: they must be named one by one
+            conf.setBoolean(Job.USE_WILDCARD_FOR_LIBJARS, false);
         }
         conf.set("tmpjars", String.join(",", all));
         if (conf.get(MRJobConfig.MAPREDUCE_JOB_USER_CLASSPATH_FIRST) == null) {

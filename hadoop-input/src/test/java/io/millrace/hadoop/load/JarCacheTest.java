@@ -2,6 +2,7 @@ package io.millrace.hadoop.load;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
@@ -57,6 +58,8 @@ public class JarCacheTest {
         List<String> jars = TaskJars.ship(yarn, new JarCache(fs, dir));
         // the test JVM's class path holds Avro, Jackson and Netty as jars
         assertTrue(String.valueOf(jars), jars.size() > 1);
+        assertFalse("named one by one on the tasks' classpath, not as the libjars directory's wildcard",
+            yarn.getBoolean("mapreduce.client.libjars.wildcard", true));
         List<String> tmpjars = List.of(yarn.get("tmpjars").split(","));
         assertEquals(jars.size(), tmpjars.size());
         for (String shipped : tmpjars) {
