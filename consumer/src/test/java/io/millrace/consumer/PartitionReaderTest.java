@@ -68,6 +68,17 @@ public class PartitionReaderTest {
         }
     }
 
+    /** A new reader knows no leader before its first fetch: it asks at once, not after retry.backoff.ms. */
+    @Test(timeout = 20_000)
+    public void aNewReadersFirstFetchDoesNotWaitOutTheRetryBackoff() {
+        try (PartitionReader fresh = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.bootstrapServers(), "retry.backoff.ms", 60_000)))) {
+            Iterator<ConsumerRecord<byte[], byte[]>> records = fresh.read(PLAIN, 7, 8);
+            assertTrue(records.hasNext());
+            assertEquals(7, records.next().offset());
+        }
+    }
+
     @Test
     public void anEmptyRangeFetchesNothing() {
         assertFalse(reader.read(PLAIN, 42, 42).hasNext());
