@@ -247,16 +247,51 @@ public final class Record {
 
     /** The size of a record after its Length field. */
     static int sizeOfBody(int offsetDelta, long timestampDelta, ByteBuffer key, ByteBuffer value, Header[] headers) {
+        return sizeOfBody(offsetDelta, timestampDelta, key == null ? -1 : key.remaining(), value == null ? -1 : value.remaining(),
+            headers);
+    }
+
+    /** As {@link #sizeOfBody(int, long, ByteBuffer, ByteBuffer, Header[])}, a null key or value given as size -1. */
+    static int sizeOfBody(int offsetDelta, long timestampDelta, int keySize, int valueSize, Header[] headers) {
         int size = 1 + ByteUtils.sizeOfVarlong(timestampDelta) + ByteUtils.sizeOfVarint(offsetDelta);
-        size += sizeOfBytes(key) + sizeOfBytes(value);
+        size += sizeOfBytes(keySize) + sizeOfBytes(valueSize);
         size += ByteUtils.sizeOfVarint(headers.length);
         for (Header header : headers) {
-            int keyLength = utf8Length(header.key());
-            size += ByteUtils.sizeOfVarint(keyLength) + keyLength;
+            size += sizeOfBytes(utf8Length(header.key()));
             byte[] headerValue = header.value();
-            size += headerValue == null ? ByteUtils.sizeOfVarint(-1) : ByteUtils.sizeOfVarint(headerValue.length) + headerValue.length;
+            size += sizeOfBytes(headerValue == null ? -1 : headerValue.length);
         }
         return size;
+    }
+
+    /**
+     * Writes a whole record (Length first) into {@code out} at {@code index}, which has room, and
+     * returns the index after it. The producer's path: its keys and values are arrays and its batches
+     * heap buffers, so the fields go in by index, with no bounds check or buffer view per field.
+     */
+    static int write(byte[] out, int index, int bodySize, int offsetDelta, long timestampDelta,
+                     byte[] key, byte[] value, Header[] headers) {
+        int i = ByteUtils.writeVarint(bodySize, out, index);
+        out[i++] = 0;
+        i = ByteUtils.writeVarlong(timestampDelta, out, i);
+        i = ByteUtils.writeVarint(offsetDelta, out, i);
+        i = writeBytes(key, out, i);
+        i = writeBytes(value, out, i);
+        i = ByteUtils.writeVarint(headers.length, out, i);
+        for (Header header : headers) {
+            i = writeBytes(header.key().getBytes(StandardCharsets.UTF_8), out, i);
+            i = writeBytes(header.value(), out, i);
+        }
+        return i;
+    }
+
+    private static int writeBytes(byte[] bytes, byte[] out, int index) {
+        if (bytes == null) {
+            return ByteUtils.writeVarint(-1, out, index);
+        }
+        int i = ByteUtils.writeVarint(bytes.length, out, index);
+        System.arraycopy(bytes, 0, out, i, bytes.length);
+        return i + bytes.length;
     }
 
     /** Writes a whole record (Length first) at the buffer's position; the buffer has room. */
@@ -283,8 +318,8 @@ public final class Record {
         }
     }
 
-    private static int sizeOfBytes(ByteBuffer bytes) {
-        return bytes == null ? ByteUtils.sizeOfVarint(-1) : ByteUtils.sizeOfVarint(bytes.remaining()) + bytes.remaining();
+    private static int sizeOfBytes(int size) {
+        return size < 0 ? ByteUtils.sizeOfVarint(-1) : ByteUtils.sizeOfVarint(size) + size;
     }
 
     private static void writeBytes(ByteBuffer bytes, ByteBuffer out) {

@@ -111,6 +111,32 @@ public final class RecordBatchBuilder {
     }
 
     /**
+     * As {@link #tryAppend(long, ByteBuffer, ByteBuffer, Header[], int)}, for a key and value in arrays
+     * (null for none): written into the batch's array by index when the output is a heap buffer.
+     */
+    public int tryAppend(long timestamp, byte[] key, byte[] value, Header[] headers, int sizeLimit) {
+        ensureAppendable();
+        long timestampDelta = count == 0 ? 0 : timestamp - baseTimestamp;
+        int bodySize = Record.sizeOfBody(count, timestampDelta, key == null ? -1 : key.length, value == null ? -1 : value.length,
+            headers);
+        int size = ByteUtils.sizeOfVarint(bodySize) + bodySize;
+        if (count > 0 && estimatedSizeInBytes() + size > sizeLimit) {
+            return -1;
+        }
+        ByteBuffer target = startRecord(timestamp, size);
+        if (target.hasArray()) {
+            int start = target.arrayOffset() + target.position();
+            int end = Record.write(target.array(), start, bodySize, count, timestamp - baseTimestamp, key, value, headers);
+            target.position(target.position() + end - start);
+        } else {
+            Record.write(target, bodySize, count, timestamp - baseTimestamp, key == null ? null : ByteBuffer.wrap(key),
+                value == null ? null : ByteBuffer.wrap(value), headers);
+        }
+        finishRecord(size);
+        return size;
+    }
+
+    /**
      * Appends every record of {@code source} with the next offsets, if the batch stays within
      * {@code sizeLimit} bytes (an empty batch takes any): each record's bytes copied as they are but for
      * its offset and timestamp deltas, which are written again against this batch. Keys, values, headers
@@ -177,23 +203,30 @@ public final class RecordBatchBuilder {
     }
 
     private void append(long timestamp, int bodySize, int size, ByteBuffer key, ByteBuffer value, Header[] headers) {
+        ByteBuffer target = startRecord(timestamp, size);
+        Record.write(target, bodySize, count, timestamp - baseTimestamp, key, value, headers);
+        finishRecord(size);
+    }
+
+    /** Where the next record of {@code size} bytes is written: the batch's buffer, or the codec's scratch. */
+    private ByteBuffer startRecord(long timestamp, int size) {
         if (count == 0) {
             baseTimestamp = timestamp;
         }
         maxTimestamp = Math.max(maxTimestamp, timestamp);
         if (compressor == null) {
             out.ensureRemaining(size);
-            Record.write(out.buffer(), bodySize, count, timestamp - baseTimestamp, key, value, headers);
-        } else {
-            writeCompressed(size, bodySize, timestamp, key, value, headers);
+            return out.buffer();
+        }
+        return scratch(size);
+    }
+
+    private void finishRecord(int size) {
+        if (compressor != null) {
+            compressScratch();
         }
         uncompressedRecordBytes += size;
         count++;
-    }
-
-    private void writeCompressed(int size, int bodySize, long timestamp, ByteBuffer key, ByteBuffer value, Header[] headers) {
-        Record.write(scratch(size), bodySize, count, timestamp - baseTimestamp, key, value, headers);
-        compressScratch();
     }
 
     /** The cleared buffer a record is written into before the codec takes it, with room for {@code size} bytes. */

@@ -82,4 +82,33 @@ public class RecordBatchBuilderRoomTest {
             .tryAppend(NOW, null, ByteBuffer.allocate(100), NO_HEADERS, 10);
         assertTrue("an empty batch takes an oversized record: " + oversized, oversized > 100);
     }
+
+    @Test
+    public void arraysAppendTheSameBytesAsBuffersWithEveryCodec() {
+        Header[][] headerChoices = {NO_HEADERS, {new Header("trace", new byte[] {7, 8, 9}), new Header("\u00e9t\u00e9", null)}};
+        byte[][] keys = {null, new byte[0], "key".getBytes(), new byte[200]};
+        byte[][] values = {null, new byte[0], new byte[1], new byte[100_000]};
+        for (CompressionType compression : CompressionType.values()) {
+            // a pooled buffer's slice: the batch's bytes do not start at the array's first byte
+            ByteBuffer pooled = ByteBuffer.allocate(1 << 20).position(17).slice();
+            RecordBatchBuilder fromArrays = new RecordBatchBuilder(new ByteBufferOutputStream(pooled), compression,
+                TimestampType.CREATE_TIME, 0L, -1L);
+            RecordBatchBuilder fromBuffers = RecordBatchBuilder.create(compression, 0L, 64);
+            int i = 0;
+            for (byte[] key : keys) {
+                for (byte[] value : values) {
+                    Header[] headers = headerChoices[i % 2];
+                    long timestamp = NOW + (i % 3 - 1) * 1_000_000L * i; // deltas of both signs and growing sizes
+                    int taken = fromArrays.tryAppend(timestamp, key, value, headers, Integer.MAX_VALUE);
+                    int expected = fromBuffers.tryAppend(timestamp, key == null ? null : ByteBuffer.wrap(key),
+                        value == null ? null : ByteBuffer.wrap(value), headers, Integer.MAX_VALUE);
+                    assertEquals(compression + ", record " + i, expected, taken);
+                    i++;
+                }
+            }
+            assertEquals(compression.toString(), fromBuffers.build(), fromArrays.build());
+        }
+        int taken = RecordBatchBuilder.create(CompressionType.NONE, 0L, 16).tryAppend(NOW, null, new byte[100], NO_HEADERS, 10);
+        assertTrue("an empty batch takes an oversized record: " + taken, taken > 100);
+    }
 }

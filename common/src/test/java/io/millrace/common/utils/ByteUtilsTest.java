@@ -1,11 +1,13 @@
 package io.millrace.common.utils;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.fail;
 
 import io.millrace.common.errors.CorruptRecordException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.Test;
 
@@ -46,6 +48,31 @@ public class ByteUtilsTest {
                     buffer.clear();
                     ByteUtils.writeVarint(intValue, buffer);
                     assertEquals("varint " + intValue, buffer.position(), ByteUtils.sizeOfVarint(intValue));
+                }
+            }
+        }
+    }
+
+    @Test
+    public void theArrayWritersWriteWhatTheBufferWritersDoAndReturnTheIndexAfter() {
+        ByteBuffer buffer = ByteBuffer.allocate(10);
+        byte[] array = new byte[13];
+        for (int bit = 0; bit < 64; bit++) {
+            for (long base : new long[] {1L << bit, -(1L << bit)}) {
+                for (long value = base - 1; value <= base + 1; value++) {
+                    buffer.clear();
+                    ByteUtils.writeVarlong(value, buffer);
+                    int end = ByteUtils.writeVarlong(value, array, 3);
+                    assertEquals("varlong " + value, 3 + buffer.position(), end);
+                    assertArrayEquals("varlong " + value, Arrays.copyOf(buffer.array(), buffer.position()),
+                        Arrays.copyOfRange(array, 3, end));
+                    int intValue = (int) value;
+                    buffer.clear();
+                    ByteUtils.writeVarint(intValue, buffer);
+                    end = ByteUtils.writeVarint(intValue, array, 3);
+                    assertEquals("varint " + intValue, 3 + buffer.position(), end);
+                    assertArrayEquals("varint " + intValue, Arrays.copyOf(buffer.array(), buffer.position()),
+                        Arrays.copyOfRange(array, 3, end));
                 }
             }
         }

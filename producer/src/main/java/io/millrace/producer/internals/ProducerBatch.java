@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 public final class ProducerBatch implements CompletedBatch {
 
     private static final Logger log = LoggerFactory.getLogger(ProducerBatch.class);
+    private static final int MAX_PRESIZED_RECORDS = 2048;
 
     private final TopicPartition topicPartition;
     private final ByteBuffer pooledBuffer;
@@ -38,7 +39,7 @@ public final class ProducerBatch implements CompletedBatch {
     private final int sizeLimit;
     private final long createdMs;
     private final long sequence;
-    private final List<FutureRecordMetadata> records = new ArrayList<>();
+    private final ArrayList<FutureRecordMetadata> records = new ArrayList<>();
     private final CountDownLatch done = new CountDownLatch(1);
     private final CountDownLatch callbacksDone = new CountDownLatch(1);
     private final AtomicBoolean memoryReleased = new AtomicBoolean();
@@ -114,12 +115,15 @@ public final class ProducerBatch implements CompletedBatch {
         if (built != null) {
             return null;
         }
-        ByteBuffer keyBuffer = key == null ? null : ByteBuffer.wrap(key);
-        ByteBuffer valueBuffer = value == null ? null : ByteBuffer.wrap(value);
         int relativeOffset = builder.recordCount();
-        int size = builder.tryAppend(timestamp, keyBuffer, valueBuffer, headers, sizeLimit);
+        int size = builder.tryAppend(timestamp, key, value, headers, sizeLimit);
         if (size < 0) {
             return null;
+        }
+        if (relativeOffset == 0) {
+            // room for as many futures as records like this one fit (a 256 KiB batch of 200-byte records
+            // grew its list 17 times), bounded for batches of tiny records that may leave after a few
+            records.ensureCapacity(Math.min(sizeLimit / size + 1, MAX_PRESIZED_RECORDS));
         }
         lastRecordSize = size;
         minTimestamp = Math.min(minTimestamp, timestamp);
