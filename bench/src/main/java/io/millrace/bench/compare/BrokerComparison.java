@@ -56,6 +56,8 @@ public final class BrokerComparison {
     static final String KAFKA = "kafka";
 
     /** Message counts at scale 1. */
+    /** A record's bytes in the log beyond its value, at most (scenario 4 measures 10 to 70). */
+    static final int RECORD_OVERHEAD_BYTES = 70;
     static final Map<ProducerMode, Long> PRODUCER_COUNTS = Map.of(
         ProducerMode.BATCH_1, 20_000L, ProducerMode.BATCH_50, 200_000L, ProducerMode.TUNED, 2_000_000L);
     /**
@@ -157,6 +159,11 @@ public final class BrokerComparison {
     /** Scenario 1, also run for 3 (the half-maximum rate is the tuned producer's) and 4 (what 1 wrote). */
     private boolean producersRun() {
         return selected(1, 3, 4);
+    }
+
+    /** Twice what {@code records} producer records take in a log, and at least 64 MiB: room for the broker's other writes. */
+    static long primeBytes(long records) {
+        return Math.max(64L << 20, 2 * records * (Scenarios.MESSAGE_BYTES + RECORD_OVERHEAD_BYTES));
     }
 
     long count(long atScaleOne) {
@@ -343,6 +350,10 @@ public final class BrokerComparison {
         String topic = "produce-" + mode.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + cell.clientName() + "-" + run;
         Scenarios.createTopic(bootstrap, topic);
         long n = count(PRODUCER_COUNTS.get(mode));
+        // Every cell starts alike: no dirty pages of the cells before it to write back during this one,
+        // and memory for its log that the machine has just used (see PageCache).
+        PageCache.writeBack();
+        PageCache.prime(broker.logDir().getParent(), primeBytes(n));
         Measurement m = measured(scenario, cell, broker, warmingUp, cell.audited
             ? () -> audited.produce(topic, mode, n) : () -> cell.client.produce(bootstrap, topic, mode, n));
         add(scenario, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
