@@ -135,6 +135,23 @@ public final class BufferPool {
         }
     }
 
+    /**
+     * Gives back the memory of a buffer from {@link #allocate} without keeping the buffer: for a batch
+     * that failed while a request carrying it may still be on its way out, whose bytes the network
+     * layer sends as they are and so must not be overwritten by a new batch.
+     */
+    public void release(ByteBuffer buffer) {
+        lock.lock();
+        try {
+            unpooledAvailable += buffer.capacity();
+            if (!waiters.isEmpty()) {
+                waiters.peekFirst().signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Wakes every waiter, which then fails: the producer is closing. */
     public void close() {
         lock.lock();

@@ -391,10 +391,17 @@ public final class RecordAccumulator {
     /**
      * Returns a finished batch's memory to the pool. The batch still counts as incomplete until
      * {@link #completed} says its callbacks have run, so a flush waits for them.
+     *
+     * @param mayStillBeSending whether a request carrying the batch may not be written out yet (it failed
+     *                          after being sent, e.g. timed out): its buffer is then not reused
      */
-    void deallocate(ProducerBatch batch) {
+    void deallocate(ProducerBatch batch, boolean mayStillBeSending) {
         if (incomplete.contains(batch) && batch.releaseMemory()) {
-            pool.deallocate(batch.pooledBuffer());
+            if (mayStillBeSending) {
+                pool.release(batch.pooledBuffer());
+            } else {
+                pool.deallocate(batch.pooledBuffer());
+            }
         }
     }
 

@@ -381,7 +381,9 @@ public final class Sender {
             return;
         }
         metrics.recordCompletion(batch.recordCount(), error != null);
-        accumulator.deallocate(batch);
+        // the network layer sends a batch's bytes as they are: a batch that failed after it was sent
+        // (a timeout, a broken connection) may still be in a request being written
+        accumulator.deallocate(batch, error != null && batch.attempts() > 0);
         batch.complete(baseOffset, logAppendTime, error, listeners);
         accumulator.completed(batch);
     }

@@ -29,6 +29,21 @@ public class BufferPoolTest {
     }
 
     @Test
+    public void aReleasedBufferGivesBackItsMemoryButIsNeverHandedOutAgain() throws Exception {
+        BufferPool pool = new BufferPool(512, 256, Time.SYSTEM);
+        ByteBuffer sending = pool.allocate(256, 0);
+        ByteBuffer other = pool.allocate(256, 0);
+        assertEquals(0, pool.availableMemory());
+        pool.release(sending);
+        assertEquals(256, pool.availableMemory());
+        ByteBuffer next = pool.allocate(256, 0);
+        assertNotSame("a request may still be writing the released buffer's bytes", sending, next);
+        assertNotSame(other, next);
+        pool.deallocate(next);
+        assertSame(next, pool.allocate(256, 0));
+    }
+
+    @Test
     public void allocationBlocksUntilMemoryIsReturned() throws Exception {
         BufferPool pool = new BufferPool(512, 256, Time.SYSTEM);
         ByteBuffer a = pool.allocate(256, 0);

@@ -52,7 +52,7 @@ public class RecordAccumulatorTest {
         assertEquals(5, built.recordCount());
         assertTrue("the batch's bytes are the pooled buffer's", batch.records().array() == batch.pooledBuffer().array());
         batch.complete(0L, -1L, null, List.of());
-        accumulator.deallocate(batch);
+        accumulator.deallocate(batch, false);
         assertEquals(64 * 1024, pool.availableMemory());
     }
 
