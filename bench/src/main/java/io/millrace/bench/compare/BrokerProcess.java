@@ -99,6 +99,10 @@ public abstract class BrokerProcess implements AutoCloseable {
      * which sample Java stacks every 10-20 ms) into {@code file}, written when the JVM exits.
      */
     void recordFlight(Path file) {
+        // debug information between safepoints too: without it a sample in inlined code is credited
+        // to whichever frame the nearest safepoint names
+        jvmOptions.add("-XX:+UnlockDiagnosticVMOptions");
+        jvmOptions.add("-XX:+DebugNonSafepoints");
         jvmOptions.add("-XX:StartFlightRecording=settings=profile,method-profiling=max,filename=" + file.toAbsolutePath());
     }
 
