@@ -324,8 +324,9 @@ public final class RecordAccumulator {
     }
 
     private ProducerBatch pollIfSendable(Deque<ProducerBatch> queue, int room, long nowMs) {
+        ProducerBatch first;
         synchronized (queue) {
-            ProducerBatch first = queue.peekFirst();
+            first = queue.peekFirst();
             if (first == null || (first.inRetry() && first.retryAtMs() > nowMs) || first.sizeInBytes() > room
                 || (idempotence != null && !idempotence.mayDrain(first))) {
                 return null;
@@ -334,9 +335,12 @@ public final class RecordAccumulator {
             if (idempotence != null) {
                 idempotence.numberIfNew(first);   // before close(), so that the builder writes the numbering
             }
-            first.close();
-            return first;
         }
+        // Closed outside the lock: closing computes the CRC of up to batch.size bytes, which threads
+        // appending to the partition's next batch need not wait for. No appender reaches a batch that
+        // is no longer queued.
+        first.close();
+        return first;
     }
 
     /**
