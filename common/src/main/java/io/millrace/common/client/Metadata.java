@@ -45,6 +45,8 @@ public final class Metadata implements AutoCloseable {
     private volatile long lastSuccessNanos;
     private long lastAttemptNanos;
     private CompletableFuture<Cluster> inProgress;
+    /** The topics the refresh under way, or the last one, asks for. */
+    private Set<String> askedTopics = Set.of();
     private int nextNode;
     private volatile boolean closed;
 
@@ -109,17 +111,23 @@ public final class Metadata implements AutoCloseable {
 
     /**
      * Refreshes the tracked topics, no sooner than {@code refreshBackoffMs} after the last attempt;
-     * a refresh already under way is shared. Completes with the new snapshot, or fails with
-     * {@link NetworkException} when no broker answered.
+     * a refresh already under way is shared. A topic added since the last refresh started is asked
+     * for at once (after the one under way, which does not name it), as Kafka's clients ask for new
+     * topics: the backoff spaces out asking again, not asking for the first time. Completes with the
+     * new snapshot, or fails with {@link NetworkException} when no broker answered.
      */
     public synchronized CompletableFuture<Cluster> requestUpdate() {
+        boolean newTopics = !askedTopics.containsAll(topics);
         if (inProgress != null) {
-            return inProgress;
+            return newTopics ? inProgress.handle((c, e) -> null).thenCompose(ignored -> requestUpdate()) : inProgress;
         }
         CompletableFuture<Cluster> refresh = new CompletableFuture<>();
         inProgress = refresh;
-        long waitMs = Math.max(0, refreshBackoffMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastAttemptNanos));
-        Runnable start = () -> fetch(List.copyOf(topics)).whenComplete((c, e) -> finished(refresh, c, e));
+        long waitMs = newTopics ? 0
+            : Math.max(0, refreshBackoffMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastAttemptNanos));
+        List<String> names = List.copyOf(topics);
+        askedTopics = Set.copyOf(names);
+        Runnable start = () -> fetch(names).whenComplete((c, e) -> finished(refresh, c, e));
         if (waitMs > 0) {
             CompletableFuture.delayedExecutor(waitMs, TimeUnit.MILLISECONDS).execute(start);
         } else {
