@@ -3,6 +3,8 @@ package io.millrace.bench.profile;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -52,7 +54,7 @@ public class FlightRecordingSamplesTest {
             .orElseThrow(() -> new AssertionError("no samples of spinner-N in " + spin.root().children().stream()
                 .map(CallTree.Node::frame).toList()));
         // JFR takes fewer samples than its period promises (about 250 a second here at 1 ms)
-        assertTrue("dozens of 1 ms samples in 500 ms of spinning: " + thread.samples(), thread.samples() >= 25);
+        assertTrue("dozens of 1 ms samples in 500 ms of CPU spinning: " + thread.samples(), thread.samples() >= 25);
         String spinFrame = FlightRecordingSamplesTest.class.getName() + ".spinFor";
         assertTrue("the spinning method is on the thread's stacks", contains(thread, spinFrame));
         assertEquals("a sleeping JVM's spinner is not in the idle window", 0,
@@ -75,11 +77,17 @@ public class FlightRecordingSamplesTest {
         return b.length() + java.util.Objects.hash(x, b);
     }
 
-    private static void spinFor(long millis) {
-        long end = System.nanoTime() + millis * 1_000_000;
+    // Spins until the thread has had the given CPU time, not wall time: on a loaded machine a thread that
+    // spun 500 ms of wall time may have run a few ms of it, and JFR samples only threads that run.
+    private static void spinFor(long cpuMillis) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuEnd = threads.getCurrentThreadCpuTime() + cpuMillis * 1_000_000;
+        long wallEnd = System.nanoTime() + 60_000_000_000L;
         long x = 0;
-        while (System.nanoTime() < end) {
-            x += work(x);
+        while (threads.getCurrentThreadCpuTime() < cpuEnd && System.nanoTime() < wallEnd) {
+            for (int i = 0; i < 1_000; i++) {
+                x += work(x);
+            }
         }
         sink = x;
     }
