@@ -40,7 +40,7 @@ public final class CommonClientConfigs {
 
     public static final String RETRY_BACKOFF_MS_CONFIG = "retry.backoff.ms";
     static final String RETRY_BACKOFF_MS_DOC = "How long to wait before retrying a failed request, and the least "
-        + "time between two metadata refreshes.";
+        + "time between two metadata refreshes; a topic the client has not asked about yet is asked for at once.";
 
     public static final String RECONNECT_BACKOFF_MS_CONFIG = "reconnect.backoff.ms";
     static final String RECONNECT_BACKOFF_MS_DOC = "How long to wait before reconnecting to a broker after a "
