@@ -2,8 +2,10 @@ package io.millrace.producer.internals;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.common.errors.TimeoutException;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.Header;
 import io.millrace.common.record.RecordBatch;
@@ -54,6 +56,22 @@ public class RecordAccumulatorTest {
         batch.complete(0L, -1L, null, List.of());
         accumulator.deallocate(batch, false);
         assertEquals(64 * 1024, pool.availableMemory());
+    }
+
+    @Test
+    public void aBatchThatFailedAfterBeingSentGivesBackItsMemoryButNotItsBuffer() throws Exception {
+        accumulator.append("t", 0, 1, time.milliseconds(), "k".getBytes(), new byte[50], NO_HEADERS, null, 0);
+        ProducerBatch failed = accumulator.incompleteBatches().get(0);
+        failed.close();
+        failed.complete(-1L, -1L, new TimeoutException("lost"), List.of());
+        accumulator.deallocate(failed, true);
+        assertEquals(64 * 1024, pool.availableMemory());
+        accumulator.completed(failed);
+
+        accumulator.append("t", 0, 1, time.milliseconds(), "k".getBytes(), new byte[50], NO_HEADERS, null, 0);
+        ProducerBatch next = accumulator.incompleteBatches().get(0);
+        assertNotSame("a request may still be writing the failed batch's bytes", failed.pooledBuffer(),
+            next.pooledBuffer());
     }
 
     @Test
