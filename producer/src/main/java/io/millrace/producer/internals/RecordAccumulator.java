@@ -55,6 +55,15 @@ public final class RecordAccumulator {
     /** An idempotent producer's numbering, read and changed on the I/O thread only; null when not idempotent. */
     private IdempotenceManager idempotence;
     private volatile boolean closed;
+    /**
+     * The queue {@link #append} used last. Read and written without synchronization: a {@link PartitionQueue}
+     * is immutable (final fields) and queues are never removed, so whichever one a thread sees is valid.
+     */
+    private PartitionQueue lastQueue;
+
+    /** A partition and its queue of batches. */
+    private record PartitionQueue(TopicPartition tp, Deque<ProducerBatch> queue) {
+    }
 
     public RecordAccumulator(BufferPool pool, int batchSize, CompressionType compression, long lingerMs,
                              long retryBackoffMs, Time time, ProducerMetrics metrics) {
@@ -92,31 +101,47 @@ public final class RecordAccumulator {
                                        byte[] value, Header[] headers, Callback callback, long maxBlockMs)
         throws InterruptedException {
         boolean sticky = partition == Partitioner.UNASSIGNED;
-        TopicPartition tp = new TopicPartition(topic, sticky ? this.sticky.partition(topic, partitionCount) : partition);
-        FutureRecordMetadata future = appendToOpenBatch(tp, timestamp, key, value, headers, callback);
+        PartitionQueue target = partitionQueue(topic, sticky ? this.sticky.partition(topic, partitionCount) : partition);
+        FutureRecordMetadata future = appendToOpenBatch(target, timestamp, key, value, headers, callback);
         if (future == null && sticky) {
-            tp = new TopicPartition(topic, this.sticky.next(topic, partitionCount, tp.partition()));
-            future = appendToOpenBatch(tp, timestamp, key, value, headers, callback);
+            target = partitionQueue(topic, this.sticky.next(topic, partitionCount, target.tp().partition()));
+            future = appendToOpenBatch(target, timestamp, key, value, headers, callback);
         }
-        return future != null ? future : appendToNewBatch(tp, timestamp, key, value, headers, callback, maxBlockMs);
+        return future != null ? future : appendToNewBatch(target, timestamp, key, value, headers, callback, maxBlockMs);
     }
 
-    private FutureRecordMetadata appendToOpenBatch(TopicPartition tp, long timestamp, byte[] key, byte[] value,
+    /**
+     * The queue of {@code topic}'s {@code partition}. Records come in runs to one partition (a sticky
+     * partition's batch, a key's partition), so the last queue looked up is kept and a run skips the map.
+     */
+    private PartitionQueue partitionQueue(String topic, int partition) {
+        PartitionQueue last = lastQueue;
+        if (last != null && last.tp().partition() == partition && last.tp().topic().equals(topic)) {
+            return last;
+        }
+        TopicPartition tp = new TopicPartition(topic, partition);
+        PartitionQueue found = new PartitionQueue(tp, queueOf(tp));
+        lastQueue = found;
+        return found;
+    }
+
+    private FutureRecordMetadata appendToOpenBatch(PartitionQueue target, long timestamp, byte[] key, byte[] value,
                                                    Header[] headers, Callback callback) {
-        Deque<ProducerBatch> queue = queueOf(tp);
+        Deque<ProducerBatch> queue = target.queue();
         synchronized (queue) {
             ensureOpen();
-            return tryAppendLast(tp, queue, timestamp, key, value, headers, callback);
+            return tryAppendLast(target.tp(), queue, timestamp, key, value, headers, callback);
         }
     }
 
-    private FutureRecordMetadata appendToNewBatch(TopicPartition tp, long timestamp, byte[] key, byte[] value,
+    private FutureRecordMetadata appendToNewBatch(PartitionQueue target, long timestamp, byte[] key, byte[] value,
                                                   Header[] headers, Callback callback, long maxBlockMs)
         throws InterruptedException {
         int size = Math.max(batchSize, RecordBatchBuilder.sizeOfSingleRecordBatch(
             key == null ? null : ByteBuffer.wrap(key), value == null ? null : ByteBuffer.wrap(value), headers));
         ByteBuffer buffer = allocate(size, maxBlockMs);
-        Deque<ProducerBatch> queue = queueOf(tp);
+        TopicPartition tp = target.tp();
+        Deque<ProducerBatch> queue = target.queue();
         FutureRecordMetadata future;
         synchronized (queue) {
             ensureOpen(buffer);
