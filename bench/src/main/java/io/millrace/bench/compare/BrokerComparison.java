@@ -354,9 +354,20 @@ public final class BrokerComparison {
         // and memory for its log that the machine has just used (see PageCache).
         PageCache.writeBack();
         PageCache.prime(broker.logDir().getParent(), primeBytes(n));
-        Measurement m = measured(scenario, cell, broker, warmingUp, cell.audited
-            ? () -> audited.produce(topic, mode, n) : () -> cell.client.produce(bootstrap, topic, mode, n));
-        add(scenario, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+        Instant from = Instant.now();
+        Measurement m;
+        try (GcPauses clientPauses = new GcPauses()) {
+            m = measured(scenario, cell, broker, warmingUp, cell.audited
+                ? () -> audited.produce(topic, mode, n) : () -> cell.client.produce(bootstrap, topic, mode, n));
+            add(scenario, "records/s", true, cell, m.recordsPerSecond(), warmingUp);
+            add(scenario, "clients' longest GC pause ms", false, cell, clientPauses.longestMillis(), warmingUp);
+        }
+        add(scenario, "broker's longest GC pause ms", false, cell, broker.gcPauses(from, Instant.now()).longestMillis(),
+            warmingUp);
+        if (m.timeline() != null) {
+            // a short run's rate hides whether it stopped for a while or ran slowly throughout
+            add(scenario, "longest stall ms", false, cell, Stalls.longestMillis(m.timeline()), warmingUp);
+        }
         timeline(scenario, cell, run, m, warmingUp);
         add(scenario, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
         add(scenario, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
