@@ -37,8 +37,9 @@ import java.util.Set;
  * numbers; {@code --runs N} (default 3); {@code --heap SIZE} (default 1g); {@code --out DIR}
  * (default {@code bench/results/<timestamp>}); {@code --data-dir DIR}, the parent of the brokers'
  * data (default {@code java.io.tmpdir}); {@code --no-warmup}; {@code --warmup-rounds N}, N more unreported
- * rounds at full scale after the short one (the machine's first rounds of a fresh data directory can run
- * in a slower regime); {@code --audit-pair}, only scenario 1 with Millrace's client on Millrace's broker,
+ * rounds at full scale after the short one (default 1: the code a short round leaves compiled is not yet
+ * what a full run settles into, and the machine's first rounds of a fresh data directory can run in a
+ * slower regime); {@code --audit-pair}, only scenario 1 with Millrace's client on Millrace's broker,
  * plain and audited, for the audit's cost alone; {@code --jfr}, flight recordings of
  * both broker JVMs and of this one ({@code logs/*.jfr}), cut into flame graphs of each scenario in
  * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --scenarios LIST}, only the
