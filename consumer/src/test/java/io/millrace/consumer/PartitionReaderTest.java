@@ -79,6 +79,27 @@ public class PartitionReaderTest {
         }
     }
 
+    /**
+     * A topic met right after the reader's last metadata refresh is asked for at once as well: the backoff
+     * spaces out asking again, not asking about a topic for the first time.
+     */
+    @Test(timeout = 20_000)
+    public void aSecondTopicsFirstFetchDoesNotWaitOutTheRetryBackoff() throws Exception {
+        cluster.createTopic("second", 1);
+        List<String> values;
+        try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            values = producer.produceTo("second", 0, 3, "s", null);
+        }
+        try (PartitionReader fresh = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.bootstrapServers(), "retry.backoff.ms", 60_000)))) {
+            assertEquals(7, fresh.read(PLAIN, 7, 8).next().offset());
+            Iterator<ConsumerRecord<String, String>> second = fresh.read(new TopicPartition("second", 0), 1, 2,
+                new StringDeserializer(), new StringDeserializer());
+            assertTrue(second.hasNext());
+            assertEquals(values.get(1), second.next().value());
+        }
+    }
+
     @Test
     public void anEmptyRangeFetchesNothing() {
         assertFalse(reader.read(PLAIN, 42, 42).hasNext());
