@@ -258,8 +258,8 @@ public final class BrokerComparison {
     private void runRounds(Map<String, BrokerProcess> brokers) throws Exception {
         int first = warmup ? -fullWarmupRounds : 1;
         for (int run = first; run <= runs; run++) {
-            for (String side : order(run)) {
-                for (BenchClient client : clientOrder(run)) {
+            for (String side : RunOrder.brokers(run)) {
+                for (BenchClient client : RunOrder.clients(run)) {
                     Cell cell = Cell.of(client, side);
                     if (auditPairOnly && cell != Cell.MILLRACE_ON_MILLRACE) {
                         continue;
@@ -270,33 +270,6 @@ public final class BrokerComparison {
                 }
             }
         }
-    }
-
-    /**
-     * Which broker goes first in a round: A B, then B A, and so on, so that whatever the machine
-     * does early in a round (a cold page cache, the previous run's writeback) does not always
-     * land on the same side.
-     */
-    static List<String> order(int run) {
-        return Math.floorMod(run, 2) == 1 ? List.of(MILLRACE, KAFKA) : List.of(KAFKA, MILLRACE);
-    }
-
-    /** On each broker the clients take turns going first the same way. */
-    static List<BenchClient> clientOrder(int run) {
-        return Math.floorMod(run, 2) == 1 ? List.of(BenchClient.MILLRACE, BenchClient.KAFKA)
-            : List.of(BenchClient.KAFKA, BenchClient.MILLRACE);
-    }
-
-    /**
-     * The producers scenario 1 runs in {@code cell}: with Millrace's client on Millrace's broker, the
-     * audited one next to the plain one, the plain one first in odd rounds.
-     */
-    static List<Cell> producerOrder(Cell cell, int run) {
-        if (cell != Cell.MILLRACE_ON_MILLRACE) {
-            return List.of(cell);
-        }
-        return Math.floorMod(run, 2) == 1 ? List.of(cell, Cell.AUDITED_MILLRACE_ON_MILLRACE)
-            : List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, cell);
     }
 
     /** The consumer scenarios' topic, written once per broker by the same (Kafka's) producer. */
@@ -326,7 +299,7 @@ public final class BrokerComparison {
         double maximum = Double.NaN;
         for (ProducerMode mode : producersRun() ? List.of(ProducerMode.BATCH_1, ProducerMode.BATCH_50, ProducerMode.TUNED)
                 : List.<ProducerMode>of()) {
-            for (Cell producer : producerOrder(cell, run)) {
+            for (Cell producer : RunOrder.producers(cell, run)) {
                 Measurement m = produce(producer, broker, mode, run, warmingUp);
                 if (producer == cell && mode == ProducerMode.TUNED) {
                     maximum = m.recordsPerSecond();

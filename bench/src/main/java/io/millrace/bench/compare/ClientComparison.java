@@ -74,7 +74,7 @@ public final class ClientComparison {
         long produced = Math.max(1_000, Math.round(PRODUCER_COUNT * scale));
         long consumed = Math.max(1_000, Math.round(CONSUMER_COUNT * scale));
         String fill = FILL_TOPIC;
-        for (String side : BrokerComparison.order(run)) {
+        for (String side : RunOrder.brokers(run)) {
             String topic = "produce-" + side + "-" + run;
             Scenarios.createTopic(bootstrap, topic);
             Measurement p = side.equals(MILLRACE)

@@ -30,7 +30,7 @@ final class ClusterScenarios {
                  BrokerCluster kafka = start(BrokerComparison.KAFKA, brokers)) {
                 Map<String, BrokerCluster> clusters = Map.of(BrokerComparison.MILLRACE, millrace, BrokerComparison.KAFKA, kafka);
                 for (int run = 1; run <= bench.runs; run++) {
-                    for (String side : BrokerComparison.order(run)) {
+                    for (String side : RunOrder.brokers(run)) {
                         BrokerCluster cluster = clusters.get(side);
                         String topic = ScalingScenario.TOPIC + "-" + run;
                         cluster.createTopic(topic, ScalingScenario.PARTITIONS);
@@ -51,7 +51,7 @@ final class ClusterScenarios {
              BrokerCluster kafka = start(BrokerComparison.KAFKA, ReplicationScenario.BROKERS)) {
             Map<String, BrokerCluster> clusters = Map.of(BrokerComparison.MILLRACE, millrace, BrokerComparison.KAFKA, kafka);
             for (int run = 1; run <= bench.runs; run++) {
-                for (String side : BrokerComparison.order(run)) {
+                for (String side : RunOrder.brokers(run)) {
                     for (ReplicationScenario.Layout layout : ReplicationScenario.LAYOUTS) {
                         String topic = ReplicationScenario.TOPIC + "-" + layout.replicationFactor + "-" + run;
                         Measurement m = ReplicationScenario.run(clusters.get(side), layout, topic, perProducer);

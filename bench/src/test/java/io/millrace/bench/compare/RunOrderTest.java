@@ -10,14 +10,14 @@ public class RunOrderTest {
 
     @Test
     public void eachBrokerGoesFirstInEveryOtherRound() {
-        assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), BrokerComparison.order(0));
-        assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), BrokerComparison.order(1));
-        assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), BrokerComparison.order(2));
-        assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), BrokerComparison.order(3));
+        assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), RunOrder.brokers(0));
+        assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), RunOrder.brokers(1));
+        assertEquals(List.of(BrokerComparison.KAFKA, BrokerComparison.MILLRACE), RunOrder.brokers(2));
+        assertEquals(List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA), RunOrder.brokers(3));
         assertEquals("warm-up rounds alternate too", List.of(BrokerComparison.MILLRACE, BrokerComparison.KAFKA),
-            BrokerComparison.order(-1));
+            RunOrder.brokers(-1));
         assertEquals(List.of(Cell.MILLRACE_ON_MILLRACE, Cell.AUDITED_MILLRACE_ON_MILLRACE),
-            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, -1));
+            RunOrder.producers(Cell.MILLRACE_ON_MILLRACE, -1));
     }
 
     @Test
@@ -31,19 +31,19 @@ public class RunOrderTest {
 
     @Test
     public void eachClientGoesFirstInEveryOtherRound() {
-        assertEquals(List.of(BenchClient.KAFKA, BenchClient.MILLRACE), BrokerComparison.clientOrder(2));
-        assertEquals(List.of(BenchClient.MILLRACE, BenchClient.KAFKA), BrokerComparison.clientOrder(3));
+        assertEquals(List.of(BenchClient.KAFKA, BenchClient.MILLRACE), RunOrder.clients(2));
+        assertEquals(List.of(BenchClient.MILLRACE, BenchClient.KAFKA), RunOrder.clients(3));
     }
 
     @Test
     public void theAuditedProducerRunsNextToThePlainOneFirstInEveryOtherRound() {
         assertEquals(List.of(Cell.MILLRACE_ON_MILLRACE, Cell.AUDITED_MILLRACE_ON_MILLRACE),
-            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, 1));
+            RunOrder.producers(Cell.MILLRACE_ON_MILLRACE, 1));
         assertEquals(List.of(Cell.AUDITED_MILLRACE_ON_MILLRACE, Cell.MILLRACE_ON_MILLRACE),
-            BrokerComparison.producerOrder(Cell.MILLRACE_ON_MILLRACE, 2));
+            RunOrder.producers(Cell.MILLRACE_ON_MILLRACE, 2));
         for (Cell other : List.of(Cell.KAFKA_ON_MILLRACE, Cell.MILLRACE_ON_KAFKA, Cell.KAFKA_ON_KAFKA)) {
-            assertEquals(List.of(other), BrokerComparison.producerOrder(other, 1));
-            assertEquals(List.of(other), BrokerComparison.producerOrder(other, 2));
+            assertEquals(List.of(other), RunOrder.producers(other, 1));
+            assertEquals(List.of(other), RunOrder.producers(other, 2));
         }
     }
 

@@ -420,20 +420,7 @@ final class ClassicGroup {
      */
     synchronized void tick(long nowMs) {
         members.expirePending(nowMs);
-        for (GroupMember m : members.all()) {
-            if (m.awaitingJoin instanceof WaitingAnswer<?> w && w.abandoned()) {
-                w.drop();
-                m.awaitingJoin = null;
-            }
-            if (m.awaitingSync instanceof WaitingAnswer<?> w && w.abandoned()) {
-                w.drop();
-                m.awaitingSync = null;
-                // Kafka's client drops its connection when a session passes without a heartbeat
-                // answer (they wait behind the SyncGroup) and rejoins at once: it gets a session's
-                // time to do so, where Kafka, not seeing the close, waits for the rebalance timeout
-                m.touch(nowMs);
-            }
-        }
+        members.dropAbandonedAnswers(nowMs);
         for (GroupMember m : members.copy()) {
             // a member waiting for its JoinGroup or SyncGroup answer cannot heartbeat, as its
             // heartbeats wait behind that request on its connection: Kafka keeps it alive too
@@ -486,12 +473,7 @@ final class ClassicGroup {
      */
     synchronized GroupDescription describe() {
         boolean stable = state == GroupState.STABLE;
-        List<GroupDescription.Member> list = new ArrayList<>();
-        for (GroupMember m : members.all()) {
-            list.add(new GroupDescription.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
-                stable ? m.metadataFor(protocolName).duplicate() : ByteBuffer.allocate(0),
-                stable ? m.assignment.duplicate() : ByteBuffer.allocate(0)));
-        }
+        List<GroupDescription.Member> list = members.describe(stable ? protocolName : null);
         return new GroupDescription(groupId, state, protocolType == null ? "" : protocolType,
             stable ? protocolName : "", list);
     }

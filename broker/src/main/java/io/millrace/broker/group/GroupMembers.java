@@ -149,4 +149,39 @@ final class GroupMembers {
         }
         return all;
     }
+
+    /**
+     * Drops the JoinGroup and SyncGroup answers whose client has disconnected. A member whose SyncGroup
+     * answer is dropped gets a session's time from {@code nowMs} to rejoin: Kafka's client drops its
+     * connection when a session passes without a heartbeat answer (they wait behind the SyncGroup) and
+     * rejoins at once, where Kafka, not seeing the close, waits for the rebalance timeout.
+     */
+    void dropAbandonedAnswers(long nowMs) {
+        for (GroupMember m : all()) {
+            if (m.awaitingJoin instanceof WaitingAnswer<?> w && w.abandoned()) {
+                w.drop();
+                m.awaitingJoin = null;
+            }
+            if (m.awaitingSync instanceof WaitingAnswer<?> w && w.abandoned()) {
+                w.drop();
+                m.awaitingSync = null;
+                m.touch(nowMs);
+            }
+        }
+    }
+
+    /**
+     * The members as DescribeGroups reports them: with their metadata for {@code stableProtocol} and
+     * their assignments while the group is Stable, without both otherwise ({@code stableProtocol} null).
+     */
+    List<GroupDescription.Member> describe(String stableProtocol) {
+        boolean stable = stableProtocol != null;
+        List<GroupDescription.Member> list = new ArrayList<>();
+        for (GroupMember m : all()) {
+            list.add(new GroupDescription.Member(m.memberId, m.groupInstanceId, m.clientId, m.clientHost,
+                stable ? m.metadataFor(stableProtocol).duplicate() : ByteBuffer.allocate(0),
+                stable ? m.assignment.duplicate() : ByteBuffer.allocate(0)));
+        }
+        return list;
+    }
 }

@@ -205,15 +205,7 @@ public final class Log implements Closeable {
 
     /** Starts a new active segment at the log end offset, unless the active one is empty. */
     public void roll() {
-        lock.lock();
-        try {
-            ensureUsable();
-            appends.roll();
-        } catch (IOException e) {
-            throw offline("roll", e);
-        } finally {
-            lock.unlock();
-        }
+        appends.rollNow();
     }
 
     // ---- replication ------------------------------------------------------------------------
@@ -251,15 +243,7 @@ public final class Log implements Closeable {
      * offset), ordered with appends; an epoch not newer than the latest is ignored.
      */
     public void assignEpochStartOffset(int epoch, long startOffset) {
-        lock.lock();
-        try {
-            ensureUsable();
-            epochs.assign(epoch, startOffset);
-        } catch (IOException e) {
-            throw offline("record the leader epoch of", e);
-        } finally {
-            lock.unlock();
-        }
+        appends.assignEpochStart(epoch, startOffset);
     }
 
     /** The OffsetForLeaderEpoch answer for {@code epoch} ({@link LeaderEpochCache#endOffsetFor}). */
@@ -372,15 +356,6 @@ public final class Log implements Closeable {
         return retention.deleteRecordsBefore(offset);
     }
 
-    /** Drops the oldest segment from the log (retention): the log now starts at the next one at the earliest. */
-    void removeOldest(LogSegment segment) throws IOException {
-        segments.remove(segment.baseOffset());
-        advanceLogStartOffset(Math.max(logStartOffset, segments.firstKey()));
-        producers.deleteSnapshotsBelow(segments.firstKey());
-        segment.renameToDeleted();
-        durability.markDirDirty();
-    }
-
     // ---- state ------------------------------------------------------------------------------
 
     public TopicPartition topicPartition() {
@@ -434,11 +409,7 @@ public final class Log implements Closeable {
 
     /** Bytes in all segments. */
     public long size() {
-        long size = 0;
-        for (LogSegment segment : segments.values()) {
-            size += segment.size();
-        }
-        return size;
+        return segments.values().stream().mapToLong(LogSegment::size).sum();
     }
 
     /** The idempotent producers this log has seen, with their last batches. */
@@ -512,7 +483,7 @@ public final class Log implements Closeable {
         return durability.lock();
     }
 
-    /** Every segment by base offset (a live view), for {@link LogDurability}'s flush. */
+    /** Every segment by base offset (a live view), for the flush, the roll and retention. */
     NavigableMap<Long, LogSegment> segmentMap() {
         return segments;
     }

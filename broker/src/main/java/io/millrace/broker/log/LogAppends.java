@@ -168,7 +168,35 @@ final class LogAppends {
         }
     }
 
-    /** {@link Log#roll()}: starts a new active segment at the log end offset, unless the active one is empty. */
+    /** {@link Log#roll()}, under the append lock. */
+    void rollNow() {
+        ReentrantLock lock = log.appendLock();
+        lock.lock();
+        try {
+            log.ensureUsable();
+            roll();
+        } catch (IOException e) {
+            throw log.offline("roll", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Log#assignEpochStartOffset}: under the append lock, so it is ordered with appends. */
+    void assignEpochStart(int epoch, long startOffset) {
+        ReentrantLock lock = log.appendLock();
+        lock.lock();
+        try {
+            log.ensureUsable();
+            log.leaderEpochCache().assign(epoch, startOffset);
+        } catch (IOException e) {
+            throw log.offline("record the leader epoch of", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Starts a new active segment at the log end offset, unless the active one is empty. */
     LogSegment roll() throws IOException {
         LogEnd current = log.end();
         LogSegment old = current.segment();

@@ -5,7 +5,6 @@ import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,7 +20,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,7 +127,7 @@ public final class LogManager implements Closeable {
             Map<TopicPartition, Long> startOffsets = checkpoints.readStartOffsets(dir);
             Map<TopicPartition, Long> highWatermarks = checkpoints.readHighWatermarks(dir);
             LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
-            for (Path partitionDir : partitionDirs(dir)) {
+            for (Path partitionDir : PartitionDirectories.live(dir)) {
                 loadLog(partitionDir, recoveryPoints, startOffsets, highWatermarks, clean);
             }
             if (clean) {
@@ -142,21 +140,6 @@ public final class LogManager implements Closeable {
         } catch (KafkaStorageException e) {
             LOG.error("Log directory {} failed while loading: {}", dir, e.getMessage());
         }
-    }
-
-    /** The partition directories of a log directory; removes those of deleted partitions. */
-    private List<Path> partitionDirs(Path dir) throws IOException {
-        List<Path> partitionDirs = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, Files::isDirectory)) {
-            for (Path entry : entries) {
-                if (LogFileNames.isDeletedPartitionDir(entry)) {
-                    deleteRecursively(entry);
-                } else {
-                    partitionDirs.add(entry);
-                }
-            }
-        }
-        return partitionDirs;
     }
 
     private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets,
@@ -341,7 +324,7 @@ public final class LogManager implements Closeable {
             failureChannel.markOffline(log.logDir(), "Failed to delete " + log.dir(), e);
             throw new KafkaStorageException("Could not delete the log of " + log.topicPartition(), e);
         }
-        scheduler.execute(() -> deleteRecursively(renamed));
+        scheduler.execute(() -> PartitionDirectories.remove(renamed));
         LOG.info("Deleted the log of {}", log.topicPartition());
         return true;
     }
@@ -491,16 +474,6 @@ public final class LogManager implements Closeable {
     private void ensureRunning() {
         if (!started || shutDown) {
             throw new IllegalStateException("LogManager is not running");
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(path);
-            }
-        } catch (IOException e) {
-            LOG.warn("Could not remove {}", root, e);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.millrace.common.errors.OffsetOutOfRangeException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,9 +111,19 @@ final class LogRetention {
             return;
         }
         for (LogSegment segment : deletable) {
-            log.removeOldest(segment);
+            removeOldest(segment);
         }
         log.context().schedule(() -> deleteFiles(deletable), config.fileDeleteDelayMs());
+    }
+
+    /** Drops the oldest segment from the log: the log now starts at the next one at the earliest. */
+    private void removeOldest(LogSegment segment) throws IOException {
+        NavigableMap<Long, LogSegment> segments = log.segmentMap();
+        segments.remove(segment.baseOffset());
+        log.advanceLogStartOffset(Math.max(log.logStartOffset(), segments.firstKey()));
+        log.producerState().deleteSnapshotsBelow(segments.firstKey());
+        segment.renameToDeleted();
+        log.durabilityState().markDirDirty();
     }
 
     private void deleteFiles(List<LogSegment> deleted) {
