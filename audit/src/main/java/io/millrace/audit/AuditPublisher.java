@@ -6,6 +6,7 @@ import io.millrace.producer.MillraceProducer;
 import io.millrace.producer.Producer;
 import io.millrace.producer.ProducerConfig;
 import io.millrace.producer.ProducerRecord;
+import io.millrace.schemaregistry.client.SchemaRegistryClientException;
 import io.millrace.schemaregistry.serde.AvroSerializer;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -42,6 +43,10 @@ import org.slf4j.LoggerFactory;
 public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditPublisher.class);
+    /** How often a failure that every round meets again is logged at WARN; at DEBUG in between. */
+    private static final long FAILURE_REMINDER_MS = 60_000;
+    /** The registry's error code for a registration its mode does not allow. */
+    private static final int OPERATION_NOT_PERMITTED = 42205;
 
     private final AuditConfig config;
     private final AuditSource source;
@@ -57,6 +62,7 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
     private final List<GenericRecord> handedIn = new ArrayList<>();
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
+    private final RepeatedFailureLog failures = new RepeatedFailureLog(LOG, FAILURE_REMINDER_MS);
     private ObjectName mbean;
     private boolean closed;   // guarded by this
     private boolean started;   // guarded by this
@@ -194,7 +200,8 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
         try {
             publish(false);
         } catch (RuntimeException e) {
-            LOG.warn("Publishing audit records failed; trying again in {} ms: {}", config.publishIntervalMs(), e.toString());
+            failures.failed(time.milliseconds(), "Publishing audit records failed; trying again in "
+                + config.publishIntervalMs() + " ms: " + e);
         }
     }
 
@@ -224,8 +231,8 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
             synchronized (this) {
                 toSend.forEach(r -> inFlight.remove(r.get("id").toString()));
             }
-            LOG.warn("The audit topic {} cannot be reached now; {} audit records wait for the next round", config.topic(),
-                getPendingRecords());
+            failures.failed(time.milliseconds(), "The audit topic " + config.topic() + " cannot be reached now; "
+                + getPendingRecords() + " audit records wait for the next round");
             return;
         }
         for (GenericRecord record : toSend) {
@@ -235,6 +242,9 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
                 }
                 return;   // the audit topic cannot be reached now: the rest waits for the next round
             }
+        }
+        if (!toSend.isEmpty()) {
+            failures.succeeded(time.milliseconds());
         }
     }
 
@@ -253,10 +263,27 @@ public final class AuditPublisher implements AutoCloseable, AuditMetricsMBean {
             producer.send(new ProducerRecord<>(config.topic(), id, record), (metadata, exception) -> acknowledged(id, exception));
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("Cannot send audit records to {} now ({}); {} wait for the next round", config.topic(), e.toString(),
-                getPendingRecords());
+            String hint = registryHint(e);
+            failures.failed(time.milliseconds(), "Cannot send audit records to " + config.topic() + " now (" + e
+                + hint + "); " + getPendingRecords() + " wait for the next round", !hint.isEmpty());
             return false;
         }
+    }
+
+    /**
+     * Why a registry refuses the audit schema, where that is expected for a while: an offline data centre's
+     * registry takes only schemas copied from a live one, and the mirror copies the audit schema with the
+     * first live audit record it mirrors.
+     */
+    private static String registryHint(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SchemaRegistryClientException r && r.errorCode() == OPERATION_NOT_PERMITTED) {
+                return "; the registry's mode takes no new schema: an offline data centre's registry, in IMPORT mode, "
+                    + "gets the audit schema when the mirror copies it from a live registry, with the first live audit "
+                    + "record it mirrors";
+            }
+        }
+        return "";
     }
 
     private synchronized void acknowledged(String id, Exception exception) {

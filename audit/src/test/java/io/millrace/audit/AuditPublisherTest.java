@@ -127,6 +127,37 @@ public class AuditPublisherTest {
     }
 
     @Test
+    public void inARegistryInImportModeRecordsWaitForTheAuditSchemaAndGoOutOnceItIsCopiedIn() throws Exception {
+        String auditTopic = "_audit-offline";
+        SchemaRegistryClient registry = new SchemaRegistryClient(Map.of("schema.registry.url", SERVERS.registryUrl()));
+        int liveId = registry.register("_audit-live-value", AuditRecords.SCHEMA);   // as a live data centre has it
+        long old = System.currentTimeMillis() - 3_600_000;   // windows long due
+        try (AuditPublisher publisher = new AuditPublisher(settings(auditTopic, "offline-mode", 60_000))) {
+            cluster().createTopic(auditTopic, 1);
+            registry.setMode("IMPORT");
+            try {
+                publisher.counter().count("t", old, 3);
+                publisher.counter().count("t", old + 60_000, 4);
+                publisher.publish(false);
+                publisher.publish(false);
+                assertEquals("nothing published before the schema is there", 0, publisher.getPublishedRecords());
+                assertEquals("nothing dropped either", 2, publisher.getPendingRecords());
+                registry.importSchema(auditTopic + "-value", liveId, AuditRecords.SCHEMA);   // what the mirror does
+                Conditions.waitUntil(() -> {
+                    publisher.publish(false);
+                    return publisher.getPublishedRecords() == 2;
+                }, 60_000, "the waiting records published once the schema was copied in");
+            } finally {
+                registry.setMode("READWRITE");
+            }
+        }
+        List<GenericRecord> records = read(auditTopic);
+        assertEquals(2, records.size());
+        assertEquals("an event a window", 2L, records.stream().mapToLong(r -> (Long) body(r).get("count")).sum());
+        assertEquals(7L, records.stream().mapToLong(r -> (Long) body(r).get("bytes")).sum());
+    }
+
+    @Test
     public void aSendThatFailsIsCountedAsFailedNotAsDelivered() throws Exception {
         cluster().createTopic("tiny", 1, Map.of("max.message.bytes", "200"));
         AuditCounter counter = new AuditCounter(60_000, 0, io.millrace.common.utils.Time.SYSTEM);
@@ -276,6 +307,10 @@ public class AuditPublisherTest {
         settings.put(AuditConfig.AUDIT_LATENESS_MS_CONFIG, 0L);
         settings.put(AuditConfig.AUDIT_PUBLISH_INTERVAL_MS_CONFIG, 3_600_000L);   // rounds run by the test
         return settings;
+    }
+
+    private static GenericRecord body(GenericRecord auditRecord) {
+        return (GenericRecord) auditRecord.get("body");
     }
 
     private static List<GenericRecord> read(String topic) {
