@@ -5,8 +5,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -18,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * job's {@code tmpjars} with every job unless they already are on the job's file system; with the
  * copies here a load uploads a jar once, and again only when its content changes (a new build).
  * Loads of other state directories, or running at once, may upload the same jar: each writes a
- * temporary name and renames it, so a copy that exists is whole. Old versions are not deleted.
+ * temporary name and renames it, so a copy that exists is whole. Once a load's job is over,
+ * {@link #pruneUnnamed} deletes the versions it did not name.
  */
 final class JarCache {
 
@@ -27,6 +31,8 @@ final class JarCache {
 
     private final FileSystem fs;
     private final Path dir;
+    /** The copies this load named; guarded by this. */
+    private final Set<String> named = new HashSet<>();
 
     JarCache(FileSystem fs, Path dir) {
         this.fs = fs;
@@ -36,6 +42,9 @@ final class JarCache {
     /** The cached copy of the local jar {@code jar}, uploaded first if it is not there yet. */
     Path copyOf(java.nio.file.Path jar) throws IOException {
         Path cached = fs.makeQualified(new Path(dir, digest(jar) + "-" + jar.getFileName()));
+        synchronized (this) {
+            named.add(cached.getName());
+        }
         if (fs.exists(cached)) {
             return cached;
         }
@@ -49,6 +58,39 @@ final class JarCache {
         }
         LOG.info("Uploaded {} to the jar cache as {}", jar.getFileName(), cached);
         return cached;
+    }
+
+    /**
+     * Deletes what this load did not name: older versions of its jars, jars no build ships any more, and
+     * the temporaries of uploads that crashed. Called under the state directory's load lock once the
+     * load's job is over, so no job of this state directory still needs them (a build rolled back to
+     * uploads its jars again). A load that named nothing (one on the LocalJobRunner, which ships no
+     * jars) deletes nothing. Failures are logged, never thrown: the load's outcome does not depend on it.
+     *
+     * @return how many files were deleted
+     */
+    synchronized int pruneUnnamed() {
+        if (named.isEmpty()) {
+            return 0;
+        }
+        int deleted = 0;
+        try {
+            if (!fs.exists(dir)) {
+                return 0;
+            }
+            for (FileStatus file : fs.listStatus(dir)) {
+                String name = file.getPath().getName();
+                if (!named.contains(name) && fs.delete(file.getPath(), false)) {
+                    deleted++;
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not remove old versions from the jar cache {}; the next load tries again", dir, e);
+        }
+        if (deleted > 0) {
+            LOG.info("Removed {} files from the jar cache {} that this load did not ship", deleted, dir);
+        }
+        return deleted;
     }
 
     private static String digest(java.nio.file.Path jar) throws IOException {

@@ -123,9 +123,11 @@ public final class LoadJob {
         long sequence = previous == null ? 1 : previous.sequence() + 1;
         String runId = StateDir.name(sequence) + "-" + lockRunId;
         Path loadDir = state.loadDir(runId);
-        Job job = newJob(sequence, loadDir, new JarCache(state.fs(), state.jars()));
+        JarCache jars = new JarCache(state.fs(), state.jars());
+        Job job = newJob(sequence, loadDir, jars);
         LOG.info("Load {} ({}) starting: staging in {}", sequence, runId, loadDir);
         boolean succeeded = succeeded(job);
+        jars.pruneUnnamed();   // still under the load lock: no other job of this state directory runs
         counters = job.getCounters();
         if (!succeeded) {
             state.fs().delete(loadDir, true);

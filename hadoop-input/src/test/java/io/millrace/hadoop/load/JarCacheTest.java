@@ -50,6 +50,41 @@ public class JarCacheTest {
     }
 
     @Test
+    public void onceTheJobIsOverWhatTheLoadDidNotNameIsDeleted() throws Exception {
+        FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+        Path dir = new Path(tmp.newFolder("state").toURI().toString(), "jars");
+        java.nio.file.Path avro = tmp.getRoot().toPath().resolve("avro.jar");
+        java.nio.file.Path gone = tmp.getRoot().toPath().resolve("no-longer-shipped.jar");
+        Files.writeString(avro, "old build", StandardCharsets.UTF_8);
+        Files.writeString(gone, "old build", StandardCharsets.UTF_8);
+        JarCache earlier = new JarCache(fs, dir);
+        Path oldAvro = earlier.copyOf(avro);
+        Path oldGone = earlier.copyOf(gone);
+        assertEquals("the earlier load named both", 0, earlier.pruneUnnamed());
+        fs.create(new Path(dir, "." + oldAvro.getName() + ".1a2b")).close();   // an upload that crashed
+
+        Files.writeString(avro, "new build", StandardCharsets.UTF_8);
+        JarCache later = new JarCache(fs, dir);
+        Path newAvro = later.copyOf(avro);
+        assertEquals(3, later.pruneUnnamed());
+        assertEquals(List.of(newAvro.getName()), Arrays.stream(fs.listStatus(dir)).map(f -> f.getPath().getName()).toList());
+        assertFalse(fs.exists(oldAvro));
+        assertFalse(fs.exists(oldGone));
+        assertEquals("new build", Files.readString(new File(newAvro.toUri()).toPath()));
+    }
+
+    @Test
+    public void aLoadThatNamedNothingDeletesNothing() throws Exception {
+        FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+        Path dir = new Path(tmp.newFolder("state").toURI().toString(), "jars");
+        java.nio.file.Path jar = tmp.getRoot().toPath().resolve("avro.jar");
+        Files.writeString(jar, "a build", StandardCharsets.UTF_8);
+        Path cached = new JarCache(fs, dir).copyOf(jar);
+        assertEquals("on the LocalJobRunner no jar is shipped", 0, new JarCache(fs, dir).pruneUnnamed());
+        assertTrue(fs.exists(cached));
+    }
+
+    @Test
     public void onYarnTmpjarsNamesTheCachedCopies() throws Exception {
         FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
         Path dir = new Path(tmp.newFolder("state").toURI().toString(), "jars");
