@@ -74,19 +74,18 @@ final class ClassicGroup {
         return members.ids();
     }
 
-    /** Handles a JoinGroup; {@code answer} is called now or when the rebalance completes. */
-    synchronized void join(JoinGroupRequest join, String clientId, short version, long nowMs,
-                           Consumer<JoinGroupResponse> answer) {
-        join(join, clientId, "", version, nowMs, answer);
-    }
-
-    /** As above, {@code clientHost} being what DescribeGroups reports of the member ("/127.0.0.1"). */
-    synchronized void join(JoinGroupRequest join, String clientId, String clientHost, short version, long nowMs,
-                           Consumer<JoinGroupResponse> answer) {
-        joiningHost = clientHost;
+    /**
+     * Handles a JoinGroup; {@code answer} is called now or when the rebalance completes. {@code clientHost} is
+     * what DescribeGroups reports of the member ("/127.0.0.1"). A dead group (retired while idle, or unloaded)
+     * answers nothing and returns false, so that the caller can join the group that replaces it.
+     */
+    synchronized boolean join(JoinGroupRequest join, String clientId, String clientHost, short version, long nowMs,
+                              Consumer<JoinGroupResponse> answer) {
         if (state == GroupState.DEAD) {
-            answer.accept(GroupResponses.joinError(Errors.COORDINATOR_NOT_AVAILABLE, join.memberId()));
-        } else if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
+            return false;
+        }
+        joiningHost = clientHost;
+        if (join.sessionTimeoutMs() < config.minSessionTimeoutMs() || join.sessionTimeoutMs() > config.maxSessionTimeoutMs()) {
             answer.accept(GroupResponses.joinError(Errors.INVALID_SESSION_TIMEOUT, join.memberId()));
         } else if (join.protocols().isEmpty() || !members.compatible(join, protocolType)) {
             answer.accept(GroupResponses.joinError(Errors.INCONSISTENT_GROUP_PROTOCOL, join.memberId()));
@@ -107,6 +106,7 @@ final class ClassicGroup {
                 rejoin(member, join, nowMs, answer);
             }
         }
+        return true;
     }
 
     private void joinNewMember(JoinGroupRequest join, String clientId, short version, long nowMs,
@@ -485,7 +485,7 @@ final class ClassicGroup {
 
     /**
      * Marks an empty group dead so it can be dropped from memory (its offsets stay in ZooKeeper); a
-     * join that still holds it is told COORDINATOR_NOT_AVAILABLE and retries on a fresh group.
+     * join that still holds it goes to the fresh group that replaces it ({@link #join} returns false).
      */
     synchronized boolean retireIfIdle() {
         if (state == GroupState.EMPTY && !members.hasPending()) {

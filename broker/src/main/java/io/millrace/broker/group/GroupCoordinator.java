@@ -270,6 +270,15 @@ public final class GroupCoordinator implements AutoCloseable {
         return Optional.of(groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, config, this::afterDelay)));
     }
 
+    /**
+     * {@link #group}, once {@code dead} (retired by the tick after it was looked up, or unloaded) is out
+     * of the way: a fresh group where this broker still coordinates the id.
+     */
+    Optional<ClassicGroup> groupAfter(ClassicGroup dead) {
+        groups.remove(dead.groupId(), dead);
+        return group(dead.groupId());
+    }
+
     private void afterDelay(long delayMs, java.util.function.LongConsumer task) {
         try {
             timer.schedule(() -> task.accept(nowMs()), delayMs, TimeUnit.MILLISECONDS);

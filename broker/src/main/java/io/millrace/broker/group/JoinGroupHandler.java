@@ -22,6 +22,9 @@ public final class JoinGroupHandler implements ApiHandler {
 
     private final GroupCoordinator coordinator;
 
+    /** How many dead groups in a row a join passes over before it asks the client to try again. */
+    private static final int MAX_DEAD_GROUPS = 5;
+
     public JoinGroupHandler(GroupCoordinator coordinator) {
         this.coordinator = coordinator;
     }
@@ -57,14 +60,19 @@ public final class JoinGroupHandler implements ApiHandler {
     }
 
     private void join(Request request, JoinGroupRequest body) {
-        Optional<ClassicGroup> group = coordinator.group(body.groupId());
-        if (group.isEmpty()) {
-            request.respond(error(Errors.NOT_COORDINATOR, body.memberId()));
-            return;
-        }
         String clientId = request.header().clientId() == null ? "" : request.header().clientId();
-        group.get().join(body, clientId, clientHost(request), request.version(), coordinator.nowMs(),
-            new WaitingAnswer<>(request));
+        Optional<ClassicGroup> group = coordinator.group(body.groupId());
+        // The coordinator's tick retires idle groups: one it retired after the lookup above is dead, and the
+        // join goes to its successor, as it would have had it come a moment later (Kafka's clients would be
+        // told COORDINATOR_NOT_AVAILABLE and look for the coordinator again).
+        for (int attempt = 0; group.isPresent() && attempt < MAX_DEAD_GROUPS; attempt++) {
+            if (group.get().join(body, clientId, clientHost(request), request.version(), coordinator.nowMs(),
+                    new WaitingAnswer<>(request))) {
+                return;
+            }
+            group = coordinator.groupAfter(group.get());
+        }
+        request.respond(error(group.isEmpty() ? Errors.NOT_COORDINATOR : Errors.COORDINATOR_NOT_AVAILABLE, body.memberId()));
     }
 
     /** Kafka's form of the member's address, "/127.0.0.1". */

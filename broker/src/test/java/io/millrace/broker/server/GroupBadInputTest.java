@@ -8,6 +8,8 @@ import static org.junit.Assert.fail;
 import io.millrace.broker.group.GroupConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.FindCoordinatorRequest;
+import io.millrace.common.protocol.message.FindCoordinatorResponse;
 import io.millrace.common.protocol.message.HeartbeatRequest;
 import io.millrace.common.protocol.message.HeartbeatResponse;
 import io.millrace.common.protocol.message.JoinGroupRequest;
@@ -275,9 +277,17 @@ public class GroupBadInputTest {
                 int connection = c;
                 storm.add(pool.submit(() -> {
                     try (RawClient client = client()) {
+                        List<String> groups = new ArrayList<>();
                         for (int i = 0; i < groupsEach; i++) {
-                            JoinGroupResponse answer = client.call(joinRequest("scattered-" + connection + "-" + i, "", 500,
-                                ByteBuffer.allocate(64)), JOIN_V);
+                            groups.add("scattered-" + connection + "-" + i);
+                        }
+                        // as a client does first: it answers once the coordinator has loaded the groups' partitions
+                        FindCoordinatorResponse found = client.call(FindCoordinatorRequest.forGroups(groups), (short) 4);
+                        for (FindCoordinatorResponse.Coordinator coordinator : found.coordinators()) {
+                            assertEquals(coordinator.key(), Errors.NONE, coordinator.error());
+                        }
+                        for (String group : groups) {
+                            JoinGroupResponse answer = client.call(joinRequest(group, "", 500, ByteBuffer.allocate(64)), JOIN_V);
                             assertEquals(Errors.MEMBER_ID_REQUIRED, answer.error());
                         }
                     }
