@@ -20,10 +20,10 @@ public final class JoinGroupHandler implements ApiHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(JoinGroupHandler.class);
 
-    private final GroupCoordinator coordinator;
-
     /** How many dead groups in a row a join passes over before it asks the client to try again. */
     private static final int MAX_DEAD_GROUPS = 5;
+
+    private final GroupCoordinator coordinator;
 
     public JoinGroupHandler(GroupCoordinator coordinator) {
         this.coordinator = coordinator;
