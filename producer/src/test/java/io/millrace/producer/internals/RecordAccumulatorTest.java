@@ -13,6 +13,8 @@ import io.millrace.testkit.MockTime;
 import io.millrace.producer.Partitioner;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.Test;
 
 public class RecordAccumulatorTest {
@@ -39,6 +41,21 @@ public class RecordAccumulatorTest {
                 batch.topicPartition(), batches.get(i + 1).topicPartition());
         }
         assertEquals(100, batches.stream().mapToInt(ProducerBatch::recordCount).sum());
+    }
+
+    @Test
+    public void recordsAlternatingBetweenPartitionsEachGoToTheirOwnPartitionsBatch() throws Exception {
+        // the queue used last is kept: a record for another partition, or the same number in another topic, must not join it
+        String[] topics = {"t", "t", "u", "t", "u", "u", "t"};
+        int[] partitions = {0, 1, 0, 0, 1, 0, 1};
+        for (int i = 0; i < topics.length; i++) {
+            accumulator.append(topics[i], partitions[i], 2, time.milliseconds(), null, new byte[10], NO_HEADERS, null, 0);
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        for (ProducerBatch batch : accumulator.incompleteBatches()) {
+            counts.merge(batch.topicPartition().toString(), batch.recordCount(), Integer::sum);
+        }
+        assertEquals("{t-0=2, t-1=2, u-0=2, u-1=1}", counts.toString());
     }
 
     @Test
