@@ -22,6 +22,13 @@ final class KafkaTool {
     static final String CONFIGS = "kafka.admin.ConfigCommand";
     static final String VERIFIABLE_PRODUCER = "org.apache.kafka.tools.VerifiableProducer";
     static final String VERIFIABLE_CONSUMER = "org.apache.kafka.tools.VerifiableConsumer";
+    static final String LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand";
+    static final String GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell";
+    static final String CONSOLE_PRODUCER = "org.apache.kafka.tools.ConsoleProducer";
+    static final String CONSOLE_CONSUMER = "org.apache.kafka.tools.consumer.ConsoleConsumer";
+    static final String PRODUCER_PERFORMANCE = "org.apache.kafka.tools.ProducerPerformance";
+    static final String CONSUMER_PERFORMANCE = "org.apache.kafka.tools.ConsumerPerformance";
+    static final String END_TO_END_LATENCY = "org.apache.kafka.tools.EndToEndLatency";
 
     /** What a tool printed (standard output and error together) and how it exited. */
     record Run(List<String> command, int exit, String output) {
@@ -42,6 +49,11 @@ final class KafkaTool {
     }
 
     static Run run(String mainClass, List<String> args) throws IOException, InterruptedException {
+        return run(mainClass, args, null);
+    }
+
+    /** As above with {@code input}, when not null, as the tool's standard input. */
+    static Run run(String mainClass, List<String> args, Path input) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-cp");
@@ -51,8 +63,11 @@ final class KafkaTool {
         // a file, not a pipe: the verifiable clients print a line per record
         Path output = Files.createTempFile("kafka-tool", ".out");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
-                .start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+            if (input != null) {
+                builder.redirectInput(input.toFile());
+            }
+            Process process = builder.start();
             if (!process.waitFor(120, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 throw new AssertionError(mainClass + " " + args + " did not end within 120 s:\n"

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.AfterClass;
@@ -19,8 +20,10 @@ import org.junit.rules.TemporaryFolder;
 
 /**
  * Apache Kafka's command-line tools, unchanged, against two Millrace brokers: what an operator
- * types on day one (kafka-topics, kafka-configs, kafka-consumer-groups, kafka-delete-records) and
- * the verifiable producer and consumer Kafka's own system tests drive, with a consumer group.
+ * types on day one (kafka-topics, kafka-configs, kafka-consumer-groups, kafka-delete-records,
+ * kafka-log-dirs, kafka-get-offsets, the console producer and consumer) and the tools Kafka's own
+ * system tests drive: the verifiable producer and consumer, with a consumer group, the producer and
+ * consumer performance tools and the end-to-end latency tool.
  */
 public class KafkaToolsIT {
 
@@ -133,6 +136,64 @@ public class KafkaToolsIT {
         Files.writeString(offsets, "{\"partitions\":[{\"topic\":\"trimmed\",\"partition\":0,\"offset\":200}],\"version\":1}");
         String answer = tool(KafkaTool.DELETE_RECORDS, "--offset-json-file", offsets.toString()).output();
         assertTrue(answer, answer.contains("low_watermark: 200"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaLogDirsShowsEveryReplicasSizeOnEachBroker() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "stored", "--partitions", "2", "--replication-factor", "2");
+        tool(KafkaTool.VERIFIABLE_PRODUCER, "--topic", "stored", "--max-messages", "1000", "--acks", "-1");
+        String described = tool(KafkaTool.LOG_DIRS, "--describe", "--topic-list", "stored").output();
+        // one directory per broker: {"broker":0,"logDirs":[{"partitions":[...],"error":null,"logDir":"..."}]}
+        Matcher broker = Pattern.compile("\\{\"broker\":(\\d+),\"logDirs\":\\[\\{\"partitions\":\\[([^\\]]*)\\],"
+            + "\"error\":null,\"logDir\":\"[^\"]+\"\\}\\]").matcher(described);
+        Map<String, Map<String, Long>> sizes = new TreeMap<>();
+        while (broker.find()) {
+            Matcher partition = Pattern.compile("\"partition\":\"(stored-\\d)\",\"size\":(\\d+),\"offsetLag\":0,"
+                + "\"isFuture\":false").matcher(broker.group(2));
+            Map<String, Long> replicas = new TreeMap<>();
+            while (partition.find()) {
+                replicas.put(partition.group(1), Long.parseLong(partition.group(2)));
+            }
+            sizes.put(broker.group(1), replicas);
+        }
+        assertEquals(described, List.of("0", "1"), List.copyOf(sizes.keySet()));
+        assertEquals(described, List.of("stored-0", "stored-1"), List.copyOf(sizes.get("0").keySet()));
+        // acks=-1: both replicas of a partition hold the same batches
+        assertEquals(described, sizes.get("0"), sizes.get("1"));
+        // a record of the verifiable producer takes at least 5 bytes in a batch
+        assertTrue(described, sizes.get("0").values().stream().mapToLong(Long::longValue).sum() > 1000 * 5);
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaPerformanceToolsAndEndToEndLatencyRunToTheEnd() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "timed", "--partitions", "2", "--replication-factor", "2");
+        String produced = tool(KafkaTool.PRODUCER_PERFORMANCE, "--topic", "timed", "--num-records", "20000",
+            "--record-size", "100", "--throughput", "-1", "--command-property", "acks=all").output();
+        assertTrue(produced, produced.contains("20000 records sent"));
+
+        String consumed = tool(KafkaTool.CONSUMER_PERFORMANCE, "--topic", "timed", "--num-records", "20000",
+            "--timeout", "60000").output();
+        assertTrue(consumed, Pattern.compile(", 20000, ").matcher(consumed).find());
+
+        assertTrue(tool(KafkaTool.GET_OFFSETS, "--topic", "timed").lines().stream()
+            .filter(l -> l.matches("timed:[01]:\\d+")).mapToLong(l -> Long.parseLong(l.substring(8))).sum() == 20000);
+
+        String latency = KafkaTool.run(KafkaTool.END_TO_END_LATENCY, List.of("--bootstrap-server", bootstrap, "--topic",
+            "timed-latency", "--num-records", "500", "--producer-acks", "all", "--record-size", "100")).expectSuccess().output();
+        assertTrue(latency, latency.contains("Avg latency") && latency.contains("99th"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaConsoleProducerAndConsumerCarryKeyedLines() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "typed", "--partitions", "1", "--replication-factor", "1");
+        Path input = temp.newFile("lines.txt").toPath();
+        Files.writeString(input, "k1:first\nk2:second\nk3:third\n");
+        KafkaTool.Run produced = KafkaTool.run(KafkaTool.CONSOLE_PRODUCER, List.of("--bootstrap-server", bootstrap, "--topic",
+            "typed", "--reader-property", "parse.key=true", "--reader-property", "key.separator=:"), input).expectSuccess();
+        String consumed = tool(KafkaTool.CONSOLE_CONSUMER, "--topic", "typed", "--from-beginning", "--max-messages", "3",
+            "--formatter-property", "print.key=true", "--formatter-property", "key.separator=:").output();
+        assertEquals(produced.output() + consumed, List.of("k1:first", "k2:second", "k3:third"),
+            consumed.lines().filter(l -> l.startsWith("k")).toList());
     }
 
     private static KafkaTool.Run tool(String mainClass, String... args) throws Exception {

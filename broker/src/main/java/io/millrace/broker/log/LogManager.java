@@ -451,6 +451,11 @@ public final class LogManager implements Closeable {
 
     // ---- failures ---------------------------------------------------------------------------
 
+    /** Every directory of {@code log.dirs}, absolute and normalized, failed ones included. */
+    public List<Path> logDirs() {
+        return logDirs;
+    }
+
     /** The directories that have not failed. */
     public List<Path> liveLogDirs() {
         return logDirs.stream().filter(dir -> !failureChannel.isOffline(dir)).toList();

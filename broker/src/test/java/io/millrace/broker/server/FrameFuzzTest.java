@@ -176,6 +176,8 @@ public class FrameFuzzTest {
             case DELETE_RECORDS -> new io.millrace.common.protocol.message.DeleteRecordsRequest(List.of(
                 new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsTopic("fuzz-absent", List.of(
                     new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsPartition(0, 1L)))), 1_000);
+            case DESCRIBE_LOG_DIRS -> new io.millrace.common.protocol.message.DescribeLogDirsRequest(List.of(
+                new io.millrace.common.protocol.message.DescribeLogDirsRequest.DescribableLogDirTopic(TOPIC, List.of(0, 1))));
             case OFFSET_FOR_LEADER_EPOCH -> new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest(-1, List.of(
                 new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic(TOPIC, List.of(
                     new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition(0, -1, -1)))));

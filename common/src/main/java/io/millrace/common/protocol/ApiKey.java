@@ -33,6 +33,7 @@ public enum ApiKey {
     DESCRIBE_CONFIGS(32, "DescribeConfigs", 1, 4, 4),
     CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
     DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
+    DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4),
     // served by the broker's group coordinator (classic protocol)
     OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8),

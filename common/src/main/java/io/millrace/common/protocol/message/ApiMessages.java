@@ -33,6 +33,7 @@ public final class ApiMessages {
             case DESCRIBE_CONFIGS -> DescribeConfigsRequest.parse(buffer, version);
             case CREATE_PARTITIONS -> CreatePartitionsRequest.parse(buffer, version);
             case DELETE_RECORDS -> DeleteRecordsRequest.parse(buffer, version);
+            case DESCRIBE_LOG_DIRS -> DescribeLogDirsRequest.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochRequest.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
@@ -65,6 +66,7 @@ public final class ApiMessages {
             case DESCRIBE_CONFIGS -> DescribeConfigsResponse.parse(buffer, version);
             case CREATE_PARTITIONS -> CreatePartitionsResponse.parse(buffer, version);
             case DELETE_RECORDS -> DeleteRecordsResponse.parse(buffer, version);
+            case DESCRIBE_LOG_DIRS -> DescribeLogDirsResponse.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochResponse.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);

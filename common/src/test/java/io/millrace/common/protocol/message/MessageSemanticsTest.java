@@ -15,6 +15,7 @@ import io.millrace.common.protocol.Wire;
 import io.millrace.common.protocol.types.Uuids;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.apache.kafka.common.message.DescribeLogDirsRequestData;
 import org.apache.kafka.common.message.MetadataRequestData;
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.requests.AbstractRequest;
@@ -34,6 +35,17 @@ public class MessageSemanticsTest {
         }
         MetadataRequest none = new MetadataRequest(List.of(), true, false, false);
         assertFalse(MetadataRequest.parse(Wire.millraceWrite(none, (short) 1), (short) 1).allTopics());
+    }
+
+    @Test
+    public void aNullDescribeLogDirsTopicArrayMeansEveryPartitionInEveryVersion() {
+        for (short v = ApiKey.DESCRIBE_LOG_DIRS.minVersion(); v <= ApiKey.DESCRIBE_LOG_DIRS.maxVersion(); v++) {
+            DescribeLogDirsRequestData all = new DescribeLogDirsRequestData().setTopics(null);
+            DescribeLogDirsRequest ours = DescribeLogDirsRequest.parse(Wire.kafkaWrite(all, v), v);
+            assertTrue(ours.allTopics());
+            assertNull(new DescribeLogDirsRequestData(new ByteBufferAccessor(Wire.millraceWrite(ours, v)), v).topics());
+        }
+        assertFalse(new DescribeLogDirsRequest(List.of()).allTopics());
     }
 
     @Test
@@ -84,6 +96,7 @@ public class MessageSemanticsTest {
             case DESCRIBE_CONFIGS -> Wire.kafkaWrite(KafkaSamples.describeConfigsRequest(v), v);
             case CREATE_PARTITIONS -> Wire.kafkaWrite(new CreatePartitionsRequestTest(v).kafkaSample(), v);
             case DELETE_RECORDS -> Wire.kafkaWrite(new DeleteRecordsRequestTest(v).kafkaSample(), v);
+            case DESCRIBE_LOG_DIRS -> Wire.kafkaWrite(new DescribeLogDirsRequestTest(v).kafkaSample(), v);
             case OFFSET_FOR_LEADER_EPOCH -> Wire.kafkaWrite(new OffsetForLeaderEpochRequestTest(v).kafkaSample(), v);
             case OFFSET_COMMIT -> Wire.kafkaWrite(GroupSamples.offsetCommitRequest(v), v);
             case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
