@@ -23,6 +23,7 @@ final class KafkaTool {
     static final String VERIFIABLE_PRODUCER = "org.apache.kafka.tools.VerifiableProducer";
     static final String VERIFIABLE_CONSUMER = "org.apache.kafka.tools.VerifiableConsumer";
     static final String LOG_DIRS = "org.apache.kafka.tools.LogDirsCommand";
+    static final String LEADER_ELECTION = "org.apache.kafka.tools.LeaderElectionCommand";
     static final String GET_OFFSETS = "org.apache.kafka.tools.GetOffsetShell";
     static final String CONSOLE_PRODUCER = "org.apache.kafka.tools.ConsoleProducer";
     static final String CONSOLE_CONSUMER = "org.apache.kafka.tools.consumer.ConsoleConsumer";

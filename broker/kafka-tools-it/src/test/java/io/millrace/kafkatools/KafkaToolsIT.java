@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.AfterClass;
@@ -162,6 +163,53 @@ public class KafkaToolsIT {
         assertEquals(described, sizes.get("0"), sizes.get("1"));
         // a record of the verifiable producer takes at least 5 bytes in a batch
         assertTrue(described, sizes.get("0").values().stream().mapToLong(Long::longValue).sum() > 1000 * 5);
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaLeaderElectionGivesLeadershipBackToPreferredReplicasAfterARestart() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "elected", "--partitions", "2", "--replication-factor", "2");
+        // a clean shutdown hands broker 1's leaderships to broker 0; the controller gives them back
+        // by itself only every leader.imbalance.check.interval.seconds (300)
+        cluster.stopBroker(1);
+        cluster.startBroker(1);
+        Pattern row = Pattern.compile("Partition: (\\d)\tLeader: (\\d)\tReplicas: (\\d),(\\d)\tIsr: (\\d,\\d)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String described;
+        do {
+            Thread.sleep(200);
+            described = tool(KafkaTool.TOPICS, "--describe", "--topic", "elected").output();
+        } while (count(row, described) < 2 && System.nanoTime() < deadline);
+        assertEquals(described, 2, count(row, described));
+        assertTrue("broker 0 leads both partitions:\n" + described, described.contains("Leader: 0\tReplicas: 1,0"));
+
+        String moved = String.valueOf(partitionPreferring(described, 1));
+        String elected = tool(KafkaTool.LEADER_ELECTION, "--election-type", "preferred", "--topic", "elected",
+            "--partition", moved).output();
+        assertTrue(elected, elected.contains("Successfully completed leader election (PREFERRED) for partitions elected-"));
+        String after = tool(KafkaTool.TOPICS, "--describe", "--topic", "elected").output();
+        Matcher m = row.matcher(after);
+        while (m.find()) {
+            assertEquals("each partition led by its first replica:\n" + after, m.group(3), m.group(2));
+        }
+
+        String again = tool(KafkaTool.LEADER_ELECTION, "--election-type", "preferred", "--topic", "elected",
+            "--partition", moved).output();
+        assertTrue(again, again.contains("Valid replica already elected for partitions elected-" + moved));
+    }
+
+    private static int count(Pattern pattern, String text) {
+        Matcher m = pattern.matcher(text);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    private static int partitionPreferring(String described, int broker) {
+        Matcher m = Pattern.compile("Partition: (\\d)\tLeader: \\d\tReplicas: " + broker + ",").matcher(described);
+        assertTrue(described, m.find());
+        return Integer.parseInt(m.group(1));
     }
 
     @Test(timeout = 300_000)

@@ -1,14 +1,19 @@
 package io.millrace.broker.cluster;
 
+import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
+import io.millrace.common.protocol.Errors;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -118,6 +123,38 @@ final class ClusterController implements AutoCloseable {
 
     boolean isController() {
         return latch.hasLeadership();
+    }
+
+    /**
+     * Elects leaders now, as an operator's ElectLeaders asks ({@link LeadershipDuty#elect}), on the
+     * controller's thread. When this broker is not the controller, every partition named is
+     * NOT_CONTROLLER (and a request naming none gets no result), as on Kafka.
+     */
+    CompletableFuture<Map<TopicPartition, Errors>> elect(boolean unclean, Collection<TopicPartition> partitions) {
+        CompletableFuture<Map<TopicPartition, Errors>> result = new CompletableFuture<>();
+        try {
+            thread.execute(() -> {
+                try {
+                    result.complete(latch.hasLeadership() ? leadership.elect(metadata.snapshot(), unclean, partitions)
+                        : notController(partitions));
+                } catch (LostLeadership e) {
+                    result.complete(notController(partitions));
+                } catch (Exception e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            result.complete(notController(partitions)); // closing
+        }
+        return result;
+    }
+
+    private static Map<TopicPartition, Errors> notController(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Errors> all = new LinkedHashMap<>();
+        if (partitions != null) {
+            partitions.forEach(tp -> all.put(tp, Errors.NOT_CONTROLLER));
+        }
+        return all;
     }
 
     /** A metadata listener that wakes the controller when requests are pending or a partition needs a leader. */

@@ -1,9 +1,14 @@
 package io.millrace.broker.cluster;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.protocol.Errors;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
@@ -73,6 +78,56 @@ final class LeadershipDuty {
         write(elections);
     }
 
+    /**
+     * The elections an operator asked for (ElectLeaders), written now, whatever the rebalance
+     * interval: for each partition (every partition when {@code partitions} is null) NONE once its
+     * new leader is written, ELECTION_NOT_NEEDED when it already has the leader asked for, or why
+     * it cannot have one. Preferred: the first replica, when live and in sync. Unclean: for a
+     * partition whose leader is not live, an in-sync replica if one is live, else any live replica,
+     * whatever the topic's unclean.leader.election.enable says, as Kafka's KIP-460 election does.
+     */
+    Map<TopicPartition, Errors> elect(ClusterSnapshot snapshot, boolean unclean, Collection<TopicPartition> partitions)
+        throws Exception {
+        Set<Integer> live = liveIds(snapshot);
+        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        List<LeaderElection> elections = new ArrayList<>();
+        Collection<TopicPartition> asked = partitions != null ? partitions : allPartitions(snapshot);
+        for (TopicPartition tp : asked) {
+            Optional<PartitionState> state = snapshot.partitionState(tp.topic(), tp.partition());
+            if (state.isEmpty()) {
+                results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
+            } else if (unclean ? live.contains(state.get().leader()) : state.get().leader() == state.get().preferredLeader()) {
+                results.put(tp, Errors.ELECTION_NOT_NEEDED);
+            } else {
+                Optional<LeaderElection> election = unclean
+                    ? LeaderElection.failover(tp, state.get(), live, snapshot.shuttingDown(), true)
+                        .filter(e -> e.leader() != ClusterSnapshot.NO_LEADER)
+                    : LeaderElection.preferred(tp, state.get(), live, snapshot.shuttingDown());
+                election.ifPresent(elections::add);
+                results.put(tp, election.isPresent() ? Errors.NONE
+                    : unclean ? Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE : Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+            }
+        }
+        if (!elections.isEmpty()) {
+            log.info("Controller {} elects leaders of {} partitions as asked ({})", controllerId, elections.size(),
+                unclean ? "unclean" : "preferred");
+        }
+        Set<TopicPartition> written = new HashSet<>();
+        write(elections, written);
+        for (LeaderElection election : elections) {
+            if (!written.contains(election.partition())) {
+                results.put(election.partition(), Errors.UNKNOWN_SERVER_ERROR);
+            }
+        }
+        return results;
+    }
+
+    private static List<TopicPartition> allPartitions(ClusterSnapshot snapshot) {
+        List<TopicPartition> all = new ArrayList<>();
+        snapshot.forEachPartition((tp, state) -> all.add(tp));
+        return all;
+    }
+
     List<LeaderElection> failovers(ClusterSnapshot snapshot) {
         Set<Integer> live = liveIds(snapshot);
         List<LeaderElection> elections = new ArrayList<>();
@@ -106,18 +161,24 @@ final class LeadershipDuty {
 
     /** Writes the elections, many to a transaction, one by one when a transaction fails; returns how many were written. */
     int write(List<LeaderElection> elections) throws Exception {
-        int written = 0;
+        return write(elections, new HashSet<>());
+    }
+
+    /** As above, adding the partitions whose election was written to {@code written}. */
+    private int write(List<LeaderElection> elections, Set<TopicPartition> written) throws Exception {
         for (int from = 0; from < elections.size(); from += ELECTIONS_PER_TRANSACTION) {
             List<LeaderElection> chunk = elections.subList(from, Math.min(elections.size(), from + ELECTIONS_PER_TRANSACTION));
             if (commit(chunk)) {
-                written += chunk.size();
+                chunk.forEach(e -> written.add(e.partition()));
             } else if (chunk.size() > 1) {
                 for (LeaderElection election : chunk) {
-                    written += commit(List.of(election)) ? 1 : 0;
+                    if (commit(List.of(election))) {
+                        written.add(election.partition());
+                    }
                 }
             }
         }
-        return written;
+        return written.size();
     }
 
     private boolean commit(List<LeaderElection> elections) throws Exception {
@@ -156,7 +217,7 @@ final class LeadershipDuty {
     }
 
     private static Set<Integer> liveIds(ClusterSnapshot snapshot) {
-        Set<Integer> live = new java.util.HashSet<>();
+        Set<Integer> live = new HashSet<>();
         snapshot.liveBrokers().forEach(b -> live.add(b.id()));
         return live;
     }

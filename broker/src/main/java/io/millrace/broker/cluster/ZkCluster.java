@@ -1,8 +1,11 @@
 package io.millrace.broker.cluster;
 
+import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.MillraceException;
+import io.millrace.common.protocol.Errors;
 import io.millrace.common.utils.Time;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -250,6 +253,21 @@ public final class ZkCluster implements AutoCloseable {
             return true;
         }
         return new ControlledShutdown(client, metadata, brokerId).run(config.controlledShutdownTimeout());
+    }
+
+    /**
+     * Elects leaders now, as Kafka's ElectLeaders asks: preferred replicas, or with {@code unclean}
+     * any live replica for partitions whose leader is gone; {@code partitions} null means all. Only
+     * the controller elects: elsewhere each partition is NOT_CONTROLLER. Completes, with what became
+     * of each partition, once the new leaders are written to ZooKeeper; brokers then follow their
+     * metadata.
+     */
+    public CompletableFuture<Map<TopicPartition, Errors>> electLeaders(boolean unclean, Collection<TopicPartition> partitions) {
+        if (state.get() != State.STARTED) {
+            return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is "
+                + state.get()));
+        }
+        return controller.elect(unclean, partitions);
     }
 
     /** A topic's unclean.leader.election.enable override, else the broker's setting, else false. */

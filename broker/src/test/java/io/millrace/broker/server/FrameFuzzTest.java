@@ -178,6 +178,10 @@ public class FrameFuzzTest {
                     new io.millrace.common.protocol.message.DeleteRecordsRequest.DeleteRecordsPartition(0, 1L)))), 1_000);
             case DESCRIBE_LOG_DIRS -> new io.millrace.common.protocol.message.DescribeLogDirsRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeLogDirsRequest.DescribableLogDirTopic(TOPIC, List.of(0, 1))));
+            // an absent topic, so that a mutated frame moves no leader the other seeds rely on
+            case ELECT_LEADERS -> new io.millrace.common.protocol.message.ElectLeadersRequest(
+                io.millrace.common.protocol.message.ElectLeadersRequest.PREFERRED, List.of(
+                    new io.millrace.common.protocol.message.ElectLeadersRequest.TopicPartitions("fuzz-absent", List.of(0))), 1_000);
             case OFFSET_FOR_LEADER_EPOCH -> new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest(-1, List.of(
                 new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic(TOPIC, List.of(
                     new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition(0, -1, -1)))));

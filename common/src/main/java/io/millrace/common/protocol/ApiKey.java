@@ -34,6 +34,7 @@ public enum ApiKey {
     CREATE_PARTITIONS(37, "CreatePartitions", 0, 3, 2),
     DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
+    ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
     OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4),
     // served by the broker's group coordinator (classic protocol)
     OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8),

@@ -34,6 +34,7 @@ public final class ApiMessages {
             case CREATE_PARTITIONS -> CreatePartitionsRequest.parse(buffer, version);
             case DELETE_RECORDS -> DeleteRecordsRequest.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsRequest.parse(buffer, version);
+            case ELECT_LEADERS -> ElectLeadersRequest.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochRequest.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
@@ -67,6 +68,7 @@ public final class ApiMessages {
             case CREATE_PARTITIONS -> CreatePartitionsResponse.parse(buffer, version);
             case DELETE_RECORDS -> DeleteRecordsResponse.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsResponse.parse(buffer, version);
+            case ELECT_LEADERS -> ElectLeadersResponse.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochResponse.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);
