@@ -22,18 +22,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consumer groups as librdkafka runs them (kcat -G, confluent-kafka, every librdkafka binding):
- * Confluent's Python client, installed from PyPI into a virtual environment under target/, runs
- * balanced_consumers.py against two Millrace brokers, once per assignment strategy. The script
- * checks every record is read exactly once across a member leaving, that the group is listed and
- * described by librdkafka's admin client, and that the commits reach the log end.
+ * Millrace as librdkafka uses it (kcat, confluent-kafka, every librdkafka binding): Confluent's
+ * Python client, installed from PyPI into a virtual environment under target/, runs scripts against
+ * two Millrace brokers. balanced_consumers.py, once per assignment strategy, checks every record is
+ * read exactly once across a member leaving, that the group is listed and described by librdkafka's
+ * admin client, and that the commits reach the log end; admin_calls.py checks librdkafka's admin
+ * calls on topics, partitions, configurations, offsets, records, leaders and group offsets.
  *
  * <p>Without python3, or with PyPI out of reach, the test is skipped with a reason: the check
  * needs a client nobody here wrote, and there is no JVM binding of librdkafka.
  */
-public class LibrdkafkaConsumerGroupIT {
+public class LibrdkafkaIT {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LibrdkafkaConsumerGroupIT.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LibrdkafkaIT.class);
 
     /** librdkafka 2.12 inside; pinned so that the build is repeatable. */
     private static final String CONFLUENT_KAFKA = "confluent-kafka==2.12.2";
@@ -70,6 +71,15 @@ public class LibrdkafkaConsumerGroupIT {
     @Test(timeout = 240_000)
     public void librdkafkasCooperativeStickyAssignorReadsEveryRecordOnce() throws Exception {
         runScript("librdkafka-cooperative", "cooperative-sticky");
+    }
+
+    @Test(timeout = 240_000)
+    public void librdkafkasAdminClientChangesWhatEachCallSays() throws Exception {
+        Path script = Path.of("target", "test-classes", "librdkafka", "admin_calls.py");
+        Result result = run(List.of(python.toString(), script.toString(), CLUSTER.bootstrapServers(), "librdkafka-admin"), 200);
+        LOG.info("admin_calls.py: {}", result.output);
+        assertEquals("admin_calls.py failed: " + result.output, 0, result.exit);
+        assertTrue(result.output, result.output.contains("admin calls: ok"));
     }
 
     private void runScript(String topic, String strategy) throws Exception {
