@@ -42,7 +42,9 @@ final class ElectLeadersHandler implements ApiHandler {
         boolean unclean = body.electionType() == ElectLeadersRequest.UNCLEAN;
         cluster.electLeaders(unclean, named).whenComplete((results, failure) -> {
             if (failure != null) {
-                respond(request, Errors.NONE, failed(named, ServerErrors.forException(failure)));
+                // a request naming no partition can only carry the error at the top (version 1 and later)
+                Errors error = ServerErrors.forException(failure);
+                respond(request, named == null ? error : Errors.NONE, failed(named, error));
             } else {
                 respond(request, Errors.NONE, results);
             }
