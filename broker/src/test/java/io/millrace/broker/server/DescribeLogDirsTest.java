@@ -6,18 +6,10 @@ import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.log.Log;
-import io.millrace.broker.log.LogConfig;
-import io.millrace.broker.log.LogFileOpener;
-import io.millrace.broker.network.NetworkConfig;
-import io.millrace.common.utils.Time;
 import io.millrace.testkit.Conditions;
 import io.millrace.testkit.EmbeddedZooKeeper;
-import io.millrace.testkit.FaultyFileChannel;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -50,10 +42,10 @@ public class DescribeLogDirsTest {
 
     private final EmbeddedZooKeeper zookeeper = new EmbeddedZooKeeper();
     private final TemporaryFolder temp = new TemporaryFolder();
-    private final FaultyFileChannel.Switch diskA = new FaultyFileChannel.Switch();
+    private final TwoDirectoryBroker disks = new TwoDirectoryBroker(temp, zookeeper);
 
     @Rule
-    public final TestRule rules = RuleChain.outerRule(temp).around(zookeeper);
+    public final TestRule rules = RuleChain.outerRule(temp).around(zookeeper).around(disks);
 
     private Path dirA;
     private Path dirB;
@@ -62,20 +54,9 @@ public class DescribeLogDirsTest {
 
     @Before
     public void setUp() throws Exception {
-        dirA = temp.newFolder("disk-a").toPath().toAbsolutePath();
-        dirB = temp.newFolder("disk-b").toPath().toAbsolutePath();
-        Map<String, Object> props = new HashMap<>();
-        props.put(ClusterConfig.BROKER_ID_CONFIG, 0);
-        props.put(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeper.connectString());
-        props.put(NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:0");
-        props.put(LogConfig.LOG_DIRS_CONFIG, dirA + "," + dirB);
-        props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
-        LogFileOpener opener = (path, options) -> {
-            FileChannel channel = FileChannel.open(path, options);
-            return path.toAbsolutePath().startsWith(dirA) ? new FaultyFileChannel(channel, diskA) : channel;
-        };
-        broker = new Broker(new BrokerConfig(props), Time.SYSTEM, opener);
-        broker.startup();
+        broker = disks.broker();
+        dirA = disks.dirA();
+        dirB = disks.dirB();
         admin = Admin.create(Map.of("bootstrap.servers", "127.0.0.1:" + broker.boundPort()));
         broker.cluster().createTopic("sized", 2, Map.of()).get(30, TimeUnit.SECONDS);
         Conditions.waitUntil(() -> log(0) != null && log(1) != null, "both logs to open");
@@ -86,7 +67,6 @@ public class DescribeLogDirsTest {
         if (admin != null) {
             admin.close();
         }
-        broker.shutdown();
     }
 
     @Test(timeout = 60_000)
@@ -129,7 +109,7 @@ public class DescribeLogDirsTest {
         produce(0, 10);
         produce(1, 10);
         int onA = log(0).logDir().equals(dirA) ? 0 : 1;
-        diskA.fail();
+        disks.failDiskA();
         ExecutionException refused = null;
         try {
             produce(onA, 1);

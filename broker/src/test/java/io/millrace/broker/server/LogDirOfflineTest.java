@@ -4,10 +4,6 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.millrace.broker.cluster.ClusterConfig;
-import io.millrace.broker.log.LogConfig;
-import io.millrace.broker.log.LogFileOpener;
-import io.millrace.broker.network.NetworkConfig;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchResponse;
@@ -17,20 +13,15 @@ import io.millrace.common.protocol.message.ProduceRequest;
 import io.millrace.common.protocol.message.ProduceResponse;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatchBuilder;
-import io.millrace.common.utils.Time;
 import io.millrace.testkit.Conditions;
 import io.millrace.testkit.EmbeddedZooKeeper;
-import io.millrace.testkit.FaultyFileChannel;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.After;
 import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
@@ -51,36 +42,18 @@ public class LogDirOfflineTest {
 
     private final EmbeddedZooKeeper zookeeper = new EmbeddedZooKeeper();
     private final TemporaryFolder temp = new TemporaryFolder();
-    private final FaultyFileChannel.Switch diskA = new FaultyFileChannel.Switch();
+    private final TwoDirectoryBroker disks = new TwoDirectoryBroker(temp, zookeeper);
 
     @Rule
-    public final TestRule rules = RuleChain.outerRule(temp).around(zookeeper);
+    public final TestRule rules = RuleChain.outerRule(temp).around(zookeeper).around(disks);
 
-    private Path dirA;
-    private Path dirB;
     private Broker broker;
+    private Path dirA;
 
     @Before
-    public void setUp() throws Exception {
-        dirA = temp.newFolder("disk-a").toPath().toAbsolutePath();
-        dirB = temp.newFolder("disk-b").toPath().toAbsolutePath();
-        Map<String, Object> props = new HashMap<>();
-        props.put(ClusterConfig.BROKER_ID_CONFIG, 0);
-        props.put(ClusterConfig.ZOOKEEPER_CONNECT_CONFIG, zookeeper.connectString());
-        props.put(NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:0");
-        props.put(LogConfig.LOG_DIRS_CONFIG, dirA + "," + dirB);
-        props.put(BrokerConfig.SHUTDOWN_TIMEOUT_MS_CONFIG, 5_000L);
-        LogFileOpener opener = (path, options) -> {
-            FileChannel channel = FileChannel.open(path, options);
-            return path.toAbsolutePath().startsWith(dirA) ? new FaultyFileChannel(channel, diskA) : channel;
-        };
-        broker = new Broker(new BrokerConfig(props), Time.SYSTEM, opener);
-        broker.startup();
-    }
-
-    @After
-    public void tearDown() {
-        broker.shutdown();
+    public void setUp() {
+        broker = disks.broker();
+        dirA = disks.dirA();
     }
 
     @Test
@@ -97,7 +70,7 @@ public class LogDirOfflineTest {
         assertEquals(Errors.NONE, produce("split", onA, batch("before the failure")));
         assertEquals(Errors.NONE, produce("split", onB, batch("b0")));
 
-        diskA.fail();
+        disks.failDiskA();
         assertEquals(Errors.KAFKA_STORAGE_ERROR, produce("split", onA, batch("lost")));
         assertEquals(Errors.KAFKA_STORAGE_ERROR, produce("split", onA, batch("still offline")));
         assertEquals(Set.of(dirA), broker.logManager().failureChannel().offlineDirs());
