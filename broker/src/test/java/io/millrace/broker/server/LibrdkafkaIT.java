@@ -2,17 +2,12 @@ package io.millrace.broker.server;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
-import static org.junit.Assume.assumeTrue;
 
 import io.millrace.testkit.EmbeddedZooKeeper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import io.millrace.testkit.PythonEnvironment;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
 import org.junit.Test;
@@ -47,20 +42,11 @@ public class LibrdkafkaIT {
     @ClassRule
     public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
 
-    private static Path python;
+    private static PythonEnvironment python;
 
     @BeforeClass
     public static void installConfluentKafka() throws Exception {
-        Path venv = Path.of("target", "librdkafka-venv").toAbsolutePath();
-        Path bin = venv.resolve("bin").resolve("python");
-        if (!Files.isExecutable(bin)) {
-            Result created = run(List.of("python3", "-m", "venv", venv.toString()), 120);
-            assumeTrue("python3 with venv is needed: " + created.output, created.exit == 0);
-        }
-        Result installed = run(List.of(bin.toString(), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-            CONFLUENT_KAFKA), 300);
-        assumeTrue("pip could not install " + CONFLUENT_KAFKA + ": " + installed.output, installed.exit == 0);
-        python = bin;
+        python = PythonEnvironment.install(Path.of("target", "librdkafka-venv"), CONFLUENT_KAFKA);
     }
 
     @Test(timeout = 240_000)
@@ -76,44 +62,19 @@ public class LibrdkafkaIT {
     @Test(timeout = 240_000)
     public void librdkafkasAdminClientChangesWhatEachCallSays() throws Exception {
         Path script = Path.of("target", "test-classes", "librdkafka", "admin_calls.py");
-        Result result = run(List.of(python.toString(), script.toString(), CLUSTER.bootstrapServers(), "librdkafka-admin"), 200);
-        LOG.info("admin_calls.py: {}", result.output);
-        assertEquals("admin_calls.py failed: " + result.output, 0, result.exit);
-        assertTrue(result.output, result.output.contains("admin calls: ok"));
+        PythonEnvironment.Result result = python.run(script, List.of(CLUSTER.bootstrapServers(), "librdkafka-admin"), 200);
+        LOG.info("admin_calls.py: {}", result.output());
+        assertEquals("admin_calls.py failed: " + result.output(), 0, result.exit());
+        assertTrue(result.output(), result.output().contains("admin calls: ok"));
     }
 
     private void runScript(String topic, String strategy) throws Exception {
         CLUSTER.createTopic(topic, PARTITIONS, Map.of());
         Path script = Path.of("target", "test-classes", "librdkafka", "balanced_consumers.py");
-        Result result = run(List.of(python.toString(), script.toString(), CLUSTER.bootstrapServers(), topic,
+        PythonEnvironment.Result result = python.run(script, List.of(CLUSTER.bootstrapServers(), topic,
             String.valueOf(PARTITIONS), strategy), 200);
-        LOG.info("balanced_consumers.py {}: {}", strategy, result.output);
-        assertEquals("balanced_consumers.py failed: " + result.output, 0, result.exit);
-        assertTrue(result.output, result.output.contains("\"records\": 4500"));
-    }
-
-    private record Result(int exit, String output) {
-    }
-
-    private static Result run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {
-        // output to a file, not a pipe: a chatty process cannot block on a full pipe nobody reads yet
-        Path output = Files.createTempFile("librdkafka", ".out");
-        try {
-            Process process;
-            try {
-                process = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).start();
-            } catch (IOException e) {
-                return new Result(-1, e.getMessage());
-            }
-            if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return new Result(-1, "timed out after " + timeoutSeconds + " s: " + command + "\n"
-                    + Files.readString(output, StandardCharsets.UTF_8));
-            }
-            return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8).trim());
-        } finally {
-            Files.deleteIfExists(output);
-        }
+        LOG.info("balanced_consumers.py {}: {}", strategy, result.output());
+        assertEquals("balanced_consumers.py failed: " + result.output(), 0, result.exit());
+        assertTrue(result.output(), result.output().contains("\"records\": 4500"));
     }
 }
