@@ -130,8 +130,8 @@ final class ClusterController implements AutoCloseable {
      * controller's thread. When this broker is not the controller, every partition named is
      * NOT_CONTROLLER (and a request naming none gets no result), as on Kafka.
      */
-    CompletableFuture<Map<TopicPartition, Errors>> elect(boolean unclean, Collection<TopicPartition> partitions) {
-        CompletableFuture<Map<TopicPartition, Errors>> result = new CompletableFuture<>();
+    CompletableFuture<Map<TopicPartition, ElectionOutcome>> elect(boolean unclean, Collection<TopicPartition> partitions) {
+        CompletableFuture<Map<TopicPartition, ElectionOutcome>> result = new CompletableFuture<>();
         try {
             thread.execute(() -> {
                 try {
@@ -149,10 +149,10 @@ final class ClusterController implements AutoCloseable {
         return result;
     }
 
-    private static Map<TopicPartition, Errors> notController(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, Errors> all = new LinkedHashMap<>();
+    private static Map<TopicPartition, ElectionOutcome> notController(Collection<TopicPartition> partitions) {
+        Map<TopicPartition, ElectionOutcome> all = new LinkedHashMap<>();
         if (partitions != null) {
-            partitions.forEach(tp -> all.put(tp, Errors.NOT_CONTROLLER));
+            partitions.forEach(tp -> all.put(tp, ElectionOutcome.failed(Errors.NOT_CONTROLLER)));
         }
         return all;
     }

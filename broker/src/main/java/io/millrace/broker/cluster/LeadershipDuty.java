@@ -80,32 +80,32 @@ final class LeadershipDuty {
 
     /**
      * The elections an operator asked for (ElectLeaders), written now, whatever the rebalance
-     * interval: for each partition (every partition when {@code partitions} is null) NONE once its
-     * new leader is written, ELECTION_NOT_NEEDED when it already has the leader asked for, or why
-     * it cannot have one. Preferred: the first replica, when live and in sync. Unclean: for a
+     * interval: for each partition (every partition when {@code partitions} is null) its new leader
+     * once written, or ELECTION_NOT_NEEDED when it already has the leader asked for, or why it
+     * cannot have one. Preferred: the first replica, when live and in sync. Unclean: for a
      * partition whose leader is not live, an in-sync replica if one is live, else any live replica,
      * whatever the topic's unclean.leader.election.enable says, as Kafka's KIP-460 election does.
      */
-    Map<TopicPartition, Errors> elect(ClusterSnapshot snapshot, boolean unclean, Collection<TopicPartition> partitions)
+    Map<TopicPartition, ElectionOutcome> elect(ClusterSnapshot snapshot, boolean unclean, Collection<TopicPartition> partitions)
         throws Exception {
         Set<Integer> live = liveIds(snapshot);
-        Map<TopicPartition, Errors> results = new LinkedHashMap<>();
+        Map<TopicPartition, ElectionOutcome> results = new LinkedHashMap<>();
         List<LeaderElection> elections = new ArrayList<>();
         Collection<TopicPartition> asked = partitions != null ? partitions : allPartitions(snapshot);
         for (TopicPartition tp : asked) {
             Optional<PartitionState> state = snapshot.partitionState(tp.topic(), tp.partition());
             if (state.isEmpty()) {
-                results.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-            } else if (unclean ? live.contains(state.get().leader()) : state.get().leader() == state.get().preferredLeader()) {
-                results.put(tp, Errors.ELECTION_NOT_NEEDED);
+                results.put(tp, ElectionOutcome.failed(Errors.UNKNOWN_TOPIC_OR_PARTITION));
+            } else if (live.contains(state.get().leader()) && (unclean || state.get().leader() == state.get().preferredLeader())) {
+                results.put(tp, ElectionOutcome.failed(Errors.ELECTION_NOT_NEEDED));
             } else {
                 Optional<LeaderElection> election = unclean
                     ? LeaderElection.failover(tp, state.get(), live, snapshot.shuttingDown(), true)
                         .filter(e -> e.leader() != ClusterSnapshot.NO_LEADER)
                     : LeaderElection.preferred(tp, state.get(), live, snapshot.shuttingDown());
                 election.ifPresent(elections::add);
-                results.put(tp, election.isPresent() ? Errors.NONE
-                    : unclean ? Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE : Errors.PREFERRED_LEADER_NOT_AVAILABLE);
+                results.put(tp, election.map(e -> ElectionOutcome.elected(e.leader())).orElse(ElectionOutcome.failed(
+                    unclean ? Errors.ELIGIBLE_LEADERS_NOT_AVAILABLE : Errors.PREFERRED_LEADER_NOT_AVAILABLE)));
             }
         }
         if (!elections.isEmpty()) {
@@ -116,7 +116,7 @@ final class LeadershipDuty {
         write(elections, written);
         for (LeaderElection election : elections) {
             if (!written.contains(election.partition())) {
-                results.put(election.partition(), Errors.UNKNOWN_SERVER_ERROR);
+                results.put(election.partition(), ElectionOutcome.failed(Errors.UNKNOWN_SERVER_ERROR));
             }
         }
         return results;

@@ -6,6 +6,7 @@ import io.millrace.common.protocol.Errors;
 import io.millrace.common.utils.Time;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -259,15 +260,35 @@ public final class ZkCluster implements AutoCloseable {
      * Elects leaders now, as Kafka's ElectLeaders asks: preferred replicas, or with {@code unclean}
      * any live replica for partitions whose leader is gone; {@code partitions} null means all. Only
      * the controller elects: elsewhere each partition is NOT_CONTROLLER. Completes, with what became
-     * of each partition, once the new leaders are written to ZooKeeper; brokers then follow their
-     * metadata.
+     * of each partition, once this broker's metadata shows the new leaders, as Kafka's answer waits
+     * for them; a partition whose new leader it has not seen within {@code timeout} is REQUEST_TIMED_OUT.
      */
-    public CompletableFuture<Map<TopicPartition, Errors>> electLeaders(boolean unclean, Collection<TopicPartition> partitions) {
+    public CompletableFuture<Map<TopicPartition, Errors>> electLeaders(boolean unclean, Collection<TopicPartition> partitions,
+                                                                      Duration timeout) {
         if (state.get() != State.STARTED) {
             return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is "
                 + state.get()));
         }
-        return controller.elect(unclean, partitions);
+        return controller.elect(unclean, partitions).thenCompose(outcomes -> metadata.whenTrue(s -> leadersShown(s, outcomes))
+            .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            .handle((shown, timedOut) -> errors(outcomes, metadata.snapshot())));
+    }
+
+    private static boolean leadersShown(ClusterSnapshot snapshot, Map<TopicPartition, ElectionOutcome> outcomes) {
+        return outcomes.entrySet().stream().allMatch(e -> e.getValue().error() != Errors.NONE
+            || leaderShown(snapshot, e.getKey(), e.getValue()));
+    }
+
+    private static boolean leaderShown(ClusterSnapshot snapshot, TopicPartition tp, ElectionOutcome outcome) {
+        return snapshot.partitionState(tp.topic(), tp.partition()).map(PartitionState::leader).orElse(ClusterSnapshot.NO_LEADER)
+            == outcome.leader();
+    }
+
+    private static Map<TopicPartition, Errors> errors(Map<TopicPartition, ElectionOutcome> outcomes, ClusterSnapshot snapshot) {
+        Map<TopicPartition, Errors> errors = new LinkedHashMap<>();
+        outcomes.forEach((tp, outcome) -> errors.put(tp, outcome.error() != Errors.NONE || leaderShown(snapshot, tp, outcome)
+            ? outcome.error() : Errors.REQUEST_TIMED_OUT));
+        return errors;
     }
 
     /** A topic's unclean.leader.election.enable override, else the broker's setting, else false. */

@@ -7,6 +7,7 @@ import io.millrace.common.protocol.message.ElectLeadersRequest;
 import io.millrace.common.protocol.message.ElectLeadersResponse;
 import io.millrace.common.protocol.message.ElectLeadersResponse.PartitionResult;
 import io.millrace.common.protocol.message.ElectLeadersResponse.ReplicaElectionResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,7 +20,8 @@ import java.util.Set;
  * preferred replicas, or for partitions whose leader is gone any live replica (unclean). The
  * controller elects (Kafka's AdminClient sends the request to the broker Metadata names as
  * controller); another broker answers NOT_CONTROLLER for each partition, as a ZooKeeper-era Kafka
- * broker does. The answer comes once the new leaders are written to ZooKeeper, each partition with
+ * broker does. The answer comes once the answering broker's metadata shows the new leaders (within the
+ * request's timeout, REQUEST_TIMED_OUT for a partition it has not seen by then), each partition with
  * NONE, ELECTION_NOT_NEEDED (it already has such a leader), PREFERRED_LEADER_NOT_AVAILABLE or
  * ELIGIBLE_LEADERS_NOT_AVAILABLE, or UNKNOWN_TOPIC_OR_PARTITION.
  */
@@ -40,7 +42,7 @@ final class ElectLeadersHandler implements ApiHandler {
             return;
         }
         boolean unclean = body.electionType() == ElectLeadersRequest.UNCLEAN;
-        cluster.electLeaders(unclean, named).whenComplete((results, failure) -> {
+        cluster.electLeaders(unclean, named, Duration.ofMillis(Math.max(0, body.timeoutMs()))).whenComplete((results, failure) -> {
             if (failure != null) {
                 // a request naming no partition can only carry the error at the top (version 1 and later)
                 Errors error = ServerErrors.forException(failure);

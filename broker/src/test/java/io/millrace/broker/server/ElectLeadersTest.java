@@ -68,6 +68,9 @@ public class ElectLeadersTest {
                 Set.of(led, other, new TopicPartition("absent", 0)));
             assertEquals(Void.class, outcomes.get(led));
             assertEquals(UnknownTopicOrPartitionException.class, outcomes.get(new TopicPartition("absent", 0)));
+            Broker controller = cluster.broker(0).cluster().isController() ? cluster.broker(0) : cluster.broker(1);
+            assertEquals("the answer waits until the answering controller's metadata shows the new leader", preferredBroker,
+                controller.cluster().metadata().snapshot().partitionState("led", 0).orElseThrow().leader());
             Conditions.waitUntil(() -> partition(admin, led).leader().id() == preferredBroker, "the preferred leader to lead");
             assertEquals(ElectionNotNeededException.class, outcomes(admin, ElectionType.UNCLEAN, Set.of(led)).get(led));
         }
