@@ -1,16 +1,18 @@
 """librdkafka's admin client (confluent-kafka's AdminClient, and every librdkafka binding's) against
 Millrace brokers: topics, partitions, configurations, offsets, records, leaders and group offsets,
-each call checked against what it should have changed.
+each call checked against what it should have changed; and ACLs, which a broker without an
+authorizer refuses with SECURITY_DISABLED.
 
 Usage: admin_calls.py BOOTSTRAP TOPIC
 Prints "admin calls: ok" when every check holds; exits non-zero with a reason on stderr otherwise.
 """
 import sys
 
-from confluent_kafka import (ConsumerGroupTopicPartitions, ElectionType, KafkaError, Producer,
+from confluent_kafka import (ConsumerGroupTopicPartitions, ElectionType, KafkaError, KafkaException, Producer,
                              TopicCollection, TopicPartition)
-from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
-                                   NewPartitions, NewTopic, OffsetSpec, ResourceType)
+from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient,
+                                   AlterConfigOpType, ConfigEntry, ConfigResource, NewPartitions, NewTopic,
+                                   OffsetSpec, ResourcePatternType, ResourceType)
 
 
 def fail(reason):
@@ -37,6 +39,29 @@ def partitions_of(admin, topic):
 def offset(admin, topic, partition, spec):
     tp = TopicPartition(topic, partition)
     return done(admin.list_offsets({tp: spec}))[tp].offset
+
+
+def error_of(future):
+    """The KafkaError a future failed with, or None."""
+    try:
+        future.result(30)
+        return None
+    except KafkaException as e:
+        return e.args[0]
+
+
+def check_acls_refused(admin, topic):
+    """As from a Kafka broker with no authorizer: nothing described, each creation and filter refused."""
+    any_acl = AclBindingFilter(ResourceType.ANY, None, ResourcePatternType.ANY, None, None, AclOperation.ANY,
+                               AclPermissionType.ANY)
+    # librdkafka reads the top-level SECURITY_DISABLED of DescribeAcls as an empty answer
+    check(done(admin.describe_acls(any_acl)) == [], "no ACL can be described")
+    binding = AclBinding(ResourceType.TOPIC, topic, ResourcePatternType.LITERAL, "User:alice", "*",
+                         AclOperation.READ, AclPermissionType.ALLOW)
+    for name, futures in (("create_acls", admin.create_acls([binding])), ("delete_acls", admin.delete_acls([any_acl]))):
+        errors = [error_of(f) for f in futures.values()]
+        check(len(errors) == 1 and errors[0] is not None and errors[0].code() == KafkaError.SECURITY_DISABLED,
+              "%s should be refused with SECURITY_DISABLED: %s" % (name, errors))
 
 
 def main(bootstrap, topic):
@@ -81,6 +106,7 @@ def main(bootstrap, topic):
           "offset 5 of partition 1 expected: %s" % listed.topic_partitions)
     done(admin.delete_consumer_groups([group]))
 
+    check_acls_refused(admin, topic)
     done(admin.delete_topics([topic]))
     print("admin calls: ok")
 

@@ -30,6 +30,8 @@ final class KafkaTool {
     static final String PRODUCER_PERFORMANCE = "org.apache.kafka.tools.ProducerPerformance";
     static final String CONSUMER_PERFORMANCE = "org.apache.kafka.tools.ConsumerPerformance";
     static final String END_TO_END_LATENCY = "org.apache.kafka.tools.EndToEndLatency";
+    static final String CLIENT_COMPATIBILITY = "org.apache.kafka.tools.ClientCompatibilityTest";
+    static final String ACLS = "org.apache.kafka.tools.AclCommand";
 
     /** What a tool printed (standard output and error together) and how it exited. */
     record Run(List<String> command, int exit, String output) {

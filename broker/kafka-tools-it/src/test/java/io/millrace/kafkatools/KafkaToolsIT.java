@@ -24,7 +24,8 @@ import org.junit.rules.TemporaryFolder;
  * types on day one (kafka-topics, kafka-configs, kafka-consumer-groups, kafka-delete-records,
  * kafka-log-dirs, kafka-get-offsets, the console producer and consumer) and the tools Kafka's own
  * system tests drive: the verifiable producer and consumer, with a consumer group, the producer and
- * consumer performance tools and the end-to-end latency tool.
+ * consumer performance tools, the end-to-end latency tool and the client-compatibility check; and
+ * kafka-acls, which finds security disabled, as on a Kafka broker with no authorizer.
  */
 public class KafkaToolsIT {
 
@@ -229,6 +230,36 @@ public class KafkaToolsIT {
         String latency = KafkaTool.run(KafkaTool.END_TO_END_LATENCY, List.of("--bootstrap-server", bootstrap, "--topic",
             "timed-latency", "--num-records", "500", "--producer-acks", "all", "--record-size", "100")).expectSuccess().output();
         assertTrue(latency, latency.contains("Avg latency") && latency.contains("99th"));
+    }
+
+    /**
+     * The client-compatibility check Kafka's system tests run against each broker version, with every
+     * feature it knows expected to work: offsetsForTimes, the cluster id, fetches larger than
+     * max.partition.fetch.bytes (KIP-74), the AdminClient's node list, topic creation, describeAcls
+     * (which a broker without an authorizer passes by answering SECURITY_DISABLED), describeConfigs
+     * and the idempotent producer.
+     */
+    @Test(timeout = 300_000)
+    public void kafkasClientCompatibilityTestPassesWithEveryFeatureExpected() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "compatible", "--partitions", "1", "--replication-factor", "2");
+        String output = tool(KafkaTool.CLIENT_COMPATIBILITY, "--topic", "compatible", "--offsets-for-times-supported", "true",
+            "--cluster-id-supported", "true", "--expect-record-too-large-exception", "false", "--num-cluster-nodes", "2",
+            "--create-topics-supported", "true", "--describe-acls-supported", "true", "--describe-configs-supported", "true",
+            "--idempotent-producer-supported", "true").output();
+        assertTrue(output, output.contains("SUCCESS"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaAclsSaysSecurityIsDisabledAndChangesNothing() throws Exception {
+        for (List<String> args : List.of(List.of("--list"),
+            List.of("--add", "--allow-principal", "User:alice", "--operation", "Read", "--topic", "orders"),
+            List.of("--remove", "--force", "--topic", "orders"))) {
+            List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
+            all.addAll(args);
+            KafkaTool.Run run = KafkaTool.run(KafkaTool.ACLS, all);
+            assertEquals(run.output(), 1, run.exit());
+            assertTrue(run.output(), run.output().contains("SecurityDisabledException: No Authorizer is configured"));
+        }
     }
 
     @Test(timeout = 300_000)

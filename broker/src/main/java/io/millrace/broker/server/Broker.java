@@ -113,6 +113,10 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(cluster.metadata(), partitions, logManager));
         handlers.put(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(logManager));
         handlers.put(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(cluster));
+        ApiHandler acls = new NoAuthorizerAclsHandler();
+        handlers.put(ApiKey.DESCRIBE_ACLS, acls);
+        handlers.put(ApiKey.CREATE_ACLS, acls);
+        handlers.put(ApiKey.DELETE_ACLS, acls);
         handlers.put(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(cluster.metadata(), partitions));
         handlers.put(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(cluster, config));
         handlers.put(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(cluster));

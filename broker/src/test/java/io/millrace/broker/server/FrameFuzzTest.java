@@ -151,6 +151,9 @@ public class FrameFuzzTest {
         return frames;
     }
 
+    private static final io.millrace.common.protocol.message.AclBinding ACL = new io.millrace.common.protocol.message.AclBinding(
+        (byte) 2, TOPIC, (byte) 3, "User:fuzz", "*", (byte) 3, (byte) 3);
+
     private static ApiMessage seedBody(ApiKey api, short v) {
         return switch (api) {
             case API_VERSIONS -> new ApiVersionsRequest("fuzz", "1.0");
@@ -182,6 +185,9 @@ public class FrameFuzzTest {
             case ELECT_LEADERS -> new io.millrace.common.protocol.message.ElectLeadersRequest(
                 io.millrace.common.protocol.message.ElectLeadersRequest.PREFERRED, List.of(
                     new io.millrace.common.protocol.message.ElectLeadersRequest.TopicPartitions("fuzz-absent", List.of(0))), 1_000);
+            case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);
+            case CREATE_ACLS -> new io.millrace.common.protocol.message.CreateAclsRequest(List.of(ACL));
+            case DELETE_ACLS -> new io.millrace.common.protocol.message.DeleteAclsRequest(List.of(ACL));
             case OFFSET_FOR_LEADER_EPOCH -> new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest(-1, List.of(
                 new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderTopic(TOPIC, List.of(
                     new io.millrace.common.protocol.message.OffsetForLeaderEpochRequest.OffsetForLeaderPartition(0, -1, -1)))));

@@ -35,6 +35,10 @@ public enum ApiKey {
     DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
+    // answered as by a Kafka broker with no authorizer: SECURITY_DISABLED
+    DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
+    CREATE_ACLS(30, "CreateAcls", 1, 3, 2),
+    DELETE_ACLS(31, "DeleteAcls", 1, 3, 2),
     OFFSET_FOR_LEADER_EPOCH(23, "OffsetForLeaderEpoch", 2, 4, 4),
     // served by the broker's group coordinator (classic protocol)
     OFFSET_COMMIT(8, "OffsetCommit", 2, 9, 8),

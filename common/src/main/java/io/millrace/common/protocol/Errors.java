@@ -87,6 +87,7 @@ public enum Errors {
     INVALID_PRODUCER_EPOCH(47, "The producer's epoch is older than the last one the partition has seen from it.", false,
         InvalidProducerEpochException.class, InvalidProducerEpochException::new),
     TRANSACTIONAL_ID_AUTHORIZATION_FAILED(53, "Transactions are not available to this client.", false),
+    SECURITY_DISABLED(54, "Security features are disabled.", false),
     KAFKA_STORAGE_ERROR(56, "The partition's log directory is offline.", true,
         KafkaStorageException.class, KafkaStorageException::new),
     NON_EMPTY_GROUP(68, "The group still has members.", false),

@@ -35,6 +35,9 @@ public final class ApiMessages {
             case DELETE_RECORDS -> DeleteRecordsRequest.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsRequest.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersRequest.parse(buffer, version);
+            case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
+            case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
+            case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochRequest.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitRequest.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchRequest.parse(buffer, version);
@@ -69,6 +72,9 @@ public final class ApiMessages {
             case DELETE_RECORDS -> DeleteRecordsResponse.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsResponse.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersResponse.parse(buffer, version);
+            case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
+            case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
+            case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);
             case OFFSET_FOR_LEADER_EPOCH -> OffsetForLeaderEpochResponse.parse(buffer, version);
             case OFFSET_COMMIT -> OffsetCommitResponse.parse(buffer, version);
             case OFFSET_FETCH -> OffsetFetchResponse.parse(buffer, version);

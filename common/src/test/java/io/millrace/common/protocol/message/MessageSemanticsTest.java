@@ -98,6 +98,9 @@ public class MessageSemanticsTest {
             case DELETE_RECORDS -> Wire.kafkaWrite(new DeleteRecordsRequestTest(v).kafkaSample(), v);
             case DESCRIBE_LOG_DIRS -> Wire.kafkaWrite(new DescribeLogDirsRequestTest(v).kafkaSample(), v);
             case ELECT_LEADERS -> Wire.kafkaWrite(new ElectLeadersRequestTest(v).kafkaSample(), v);
+            case DESCRIBE_ACLS -> Wire.kafkaWrite(new DescribeAclsRequestTest(v).kafkaSample(), v);
+            case CREATE_ACLS -> Wire.kafkaWrite(new CreateAclsRequestTest(v).kafkaSample(), v);
+            case DELETE_ACLS -> Wire.kafkaWrite(new DeleteAclsRequestTest(v).kafkaSample(), v);
             case OFFSET_FOR_LEADER_EPOCH -> Wire.kafkaWrite(new OffsetForLeaderEpochRequestTest(v).kafkaSample(), v);
             case OFFSET_COMMIT -> Wire.kafkaWrite(GroupSamples.offsetCommitRequest(v), v);
             case OFFSET_FETCH -> Wire.kafkaWrite(GroupSamples.offsetFetchRequest(v), v);
