@@ -32,6 +32,7 @@ final class KafkaTool {
     static final String END_TO_END_LATENCY = "org.apache.kafka.tools.EndToEndLatency";
     static final String CLIENT_COMPATIBILITY = "org.apache.kafka.tools.ClientCompatibilityTest";
     static final String ACLS = "org.apache.kafka.tools.AclCommand";
+    static final String TRANSACTIONS = "org.apache.kafka.tools.TransactionsCommand";
 
     /** What a tool printed (standard output and error together) and how it exited. */
     record Run(List<String> command, int exit, String output) {

@@ -24,8 +24,9 @@ import org.junit.rules.TemporaryFolder;
  * types on day one (kafka-topics, kafka-configs, kafka-consumer-groups, kafka-delete-records,
  * kafka-log-dirs, kafka-get-offsets, the console producer and consumer) and the tools Kafka's own
  * system tests drive: the verifiable producer and consumer, with a consumer group, the producer and
- * consumer performance tools, the end-to-end latency tool and the client-compatibility check; and
- * kafka-acls, which finds security disabled, as on a Kafka broker with no authorizer.
+ * consumer performance tools, the end-to-end latency tool and the client-compatibility check;
+ * `kafka-transactions describe-producers`; and kafka-acls, which finds security disabled, as on a
+ * Kafka broker with no authorizer.
  */
 public class KafkaToolsIT {
 
@@ -247,6 +248,21 @@ public class KafkaToolsIT {
             "--create-topics-supported", "true", "--describe-acls-supported", "true", "--describe-configs-supported", "true",
             "--idempotent-producer-supported", "true").output();
         assertTrue(output, output.contains("SUCCESS"));
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaTransactionsDescribeProducersShowsAnIdempotentProducersLastSequence() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "sequenced", "--partitions", "1", "--replication-factor", "2");
+        tool(KafkaTool.PRODUCER_PERFORMANCE, "--topic", "sequenced", "--num-records", "1000", "--record-size", "10",
+            "--throughput", "-1", "--command-property", "acks=all", "--command-property", "enable.idempotence=true");
+        String described = tool(KafkaTool.TRANSACTIONS, "describe-producers", "--topic", "sequenced", "--partition", "0")
+            .output();
+        // ProducerId ProducerEpoch LatestCoordinatorEpoch LastSequence LastTimestamp CurrentTransactionStartOffset
+        Matcher producer = Pattern.compile("(?m)^(\\d+)\\s+0\\s+-1\\s+999\\s+(\\d+)\\s+None\\s*$").matcher(described);
+        assertTrue(described, producer.find());
+        long lastTimestamp = Long.parseLong(producer.group(2));
+        assertTrue(described, Math.abs(System.currentTimeMillis() - lastTimestamp) < TimeUnit.MINUTES.toMillis(5));
+        assertTrue(described, !producer.find());
     }
 
     @Test(timeout = 300_000)

@@ -113,6 +113,7 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(cluster.metadata(), partitions, logManager));
         handlers.put(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(logManager));
         handlers.put(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(cluster));
+        handlers.put(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(cluster.metadata(), partitions));
         ApiHandler acls = new NoAuthorizerAclsHandler();
         handlers.put(ApiKey.DESCRIBE_ACLS, acls);
         handlers.put(ApiKey.CREATE_ACLS, acls);

@@ -25,17 +25,17 @@ final class LocalPartitions {
         this.logs = logs;
     }
 
+    /** From now on the partitions this broker leads are served. */
+    void startServing() {
+        serving = true;
+    }
+
     /**
      * @throws UnknownTopicOrPartitionException the cluster has no such partition
      * @throws ApiException NOT_LEADER_OR_FOLLOWER: another broker leads it, its log is not
      *     created here yet, or this broker is still starting (all retriable: the client refreshes its
      *     metadata and tries again)
      */
-    /** From now on the partitions this broker leads are served. */
-    void startServing() {
-        serving = true;
-    }
-
     Log leaderLog(ClusterSnapshot snapshot, String topic, int partition) {
         if (partition < 0 || partition >= snapshot.partitionCount(topic)) {
             throw new UnknownTopicOrPartitionException("This cluster has no partition " + topic + "-" + partition);

@@ -185,6 +185,8 @@ public class FrameFuzzTest {
             case ELECT_LEADERS -> new io.millrace.common.protocol.message.ElectLeadersRequest(
                 io.millrace.common.protocol.message.ElectLeadersRequest.PREFERRED, List.of(
                     new io.millrace.common.protocol.message.ElectLeadersRequest.TopicPartitions("fuzz-absent", List.of(0))), 1_000);
+            case DESCRIBE_PRODUCERS -> new io.millrace.common.protocol.message.DescribeProducersRequest(List.of(
+                new io.millrace.common.protocol.message.DescribeProducersRequest.TopicRequest(TOPIC, List.of(0, 1))));
             case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);
             case CREATE_ACLS -> new io.millrace.common.protocol.message.CreateAclsRequest(List.of(ACL));
             case DELETE_ACLS -> new io.millrace.common.protocol.message.DeleteAclsRequest(List.of(ACL));

@@ -35,6 +35,7 @@ public enum ApiKey {
     DELETE_RECORDS(21, "DeleteRecords", 0, 2, 2),
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
+    DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
     // answered as by a Kafka broker with no authorizer: SECURITY_DISABLED
     DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
     CREATE_ACLS(30, "CreateAcls", 1, 3, 2),

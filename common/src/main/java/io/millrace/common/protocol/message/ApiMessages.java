@@ -35,6 +35,7 @@ public final class ApiMessages {
             case DELETE_RECORDS -> DeleteRecordsRequest.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsRequest.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersRequest.parse(buffer, version);
+            case DESCRIBE_PRODUCERS -> DescribeProducersRequest.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
@@ -72,6 +73,7 @@ public final class ApiMessages {
             case DELETE_RECORDS -> DeleteRecordsResponse.parse(buffer, version);
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsResponse.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersResponse.parse(buffer, version);
+            case DESCRIBE_PRODUCERS -> DescribeProducersResponse.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);

@@ -98,6 +98,7 @@ public class MessageSemanticsTest {
             case DELETE_RECORDS -> Wire.kafkaWrite(new DeleteRecordsRequestTest(v).kafkaSample(), v);
             case DESCRIBE_LOG_DIRS -> Wire.kafkaWrite(new DescribeLogDirsRequestTest(v).kafkaSample(), v);
             case ELECT_LEADERS -> Wire.kafkaWrite(new ElectLeadersRequestTest(v).kafkaSample(), v);
+            case DESCRIBE_PRODUCERS -> Wire.kafkaWrite(new DescribeProducersRequestTest(v).kafkaSample(), v);
             case DESCRIBE_ACLS -> Wire.kafkaWrite(new DescribeAclsRequestTest(v).kafkaSample(), v);
             case CREATE_ACLS -> Wire.kafkaWrite(new CreateAclsRequestTest(v).kafkaSample(), v);
             case DELETE_ACLS -> Wire.kafkaWrite(new DeleteAclsRequestTest(v).kafkaSample(), v);

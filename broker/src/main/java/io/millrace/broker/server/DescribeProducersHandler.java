@@ -1,0 +1,68 @@
+package io.millrace.broker.server;
+
+import io.millrace.broker.cluster.ClusterSnapshot;
+import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.log.ProducerStateEntry;
+import io.millrace.broker.log.ProducerStateEntry.BatchMetadata;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.DescribeProducersRequest;
+import io.millrace.common.protocol.message.DescribeProducersResponse;
+import io.millrace.common.protocol.message.DescribeProducersResponse.PartitionResponse;
+import io.millrace.common.protocol.message.DescribeProducersResponse.ProducerState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The idempotent producers each partition this broker leads remembers (`kafka-transactions
+ * describe-producers`, AdminClient's {@code describeProducers}): id, epoch, the last sequence number
+ * and the last batch's timestamp, which is what an operator looks at when a producer is refused with
+ * OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH. A partition led elsewhere is
+ * NOT_LEADER_OR_FOLLOWER and an unknown one UNKNOWN_TOPIC_OR_PARTITION, as on Kafka. Millrace has
+ * no transactions: every coordinator epoch and transaction start offset is -1.
+ */
+final class DescribeProducersHandler implements ApiHandler {
+
+    private static final int NO_COORDINATOR_EPOCH = -1;
+    private static final long NO_TRANSACTION = -1L;
+
+    private final MetadataCache metadata;
+    private final LocalPartitions partitions;
+
+    DescribeProducersHandler(MetadataCache metadata, LocalPartitions partitions) {
+        this.metadata = metadata;
+        this.partitions = partitions;
+    }
+
+    @Override
+    public void handle(Request request) {
+        DescribeProducersRequest body = request.body();
+        ClusterSnapshot snapshot = metadata.snapshot();
+        List<DescribeProducersResponse.TopicResponse> topics = new ArrayList<>(body.topics().size());
+        for (DescribeProducersRequest.TopicRequest topic : body.topics()) {
+            List<PartitionResponse> results = new ArrayList<>(topic.partitionIndexes().size());
+            for (int partition : topic.partitionIndexes()) {
+                results.add(describe(snapshot, topic.name(), partition));
+            }
+            topics.add(new DescribeProducersResponse.TopicResponse(topic.name(), results));
+        }
+        request.respond(new DescribeProducersResponse(0, topics));
+    }
+
+    private PartitionResponse describe(ClusterSnapshot snapshot, String topic, int partition) {
+        try {
+            List<ProducerState> producers = partitions.leaderLog(snapshot, topic, partition).producerState().entries()
+                .stream().map(DescribeProducersHandler::state).toList();
+            return new PartitionResponse(partition, Errors.NONE.code(), null, producers);
+        } catch (RuntimeException e) {
+            Errors error = ServerErrors.forException(e);
+            return new PartitionResponse(partition, error.code(), ServerErrors.message(e), List.of());
+        }
+    }
+
+    private static ProducerState state(ProducerStateEntry entry) {
+        List<BatchMetadata> batches = entry.batches();
+        long lastTimestamp = batches.isEmpty() ? -1L : batches.get(batches.size() - 1).timestamp();
+        return new ProducerState(entry.producerId(), entry.epoch(), entry.lastSeq(), lastTimestamp, NO_COORDINATOR_EPOCH,
+            NO_TRANSACTION);
+    }
+}
