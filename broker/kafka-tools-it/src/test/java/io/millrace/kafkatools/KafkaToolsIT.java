@@ -25,7 +25,7 @@ import org.junit.rules.TemporaryFolder;
  * kafka-log-dirs, kafka-get-offsets, the console producer and consumer) and the tools Kafka's own
  * system tests drive: the verifiable producer and consumer, with a consumer group, the producer and
  * consumer performance tools, the end-to-end latency tool and the client-compatibility check;
- * `kafka-transactions describe-producers`; and kafka-acls, which finds security disabled, as on a
+ * `kafka-transactions describe-producers`, `kafka-reassign-partitions`; and kafka-acls, which finds security disabled, as on a
  * Kafka broker with no authorizer.
  */
 public class KafkaToolsIT {
@@ -263,6 +263,44 @@ public class KafkaToolsIT {
         long lastTimestamp = Long.parseLong(producer.group(2));
         assertTrue(described, Math.abs(System.currentTimeMillis() - lastTimestamp) < TimeUnit.MINUTES.toMillis(5));
         assertTrue(described, !producer.find());
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaReassignPartitionsMovesAPartitionToTheOtherBroker() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "relocated", "--partitions", "1", "--replication-factor", "1");
+        tool(KafkaTool.PRODUCER_PERFORMANCE, "--topic", "relocated", "--num-records", "5000", "--record-size", "100",
+            "--throughput", "-1", "--command-property", "acks=all");
+        int from = Integer.parseInt(partitionField(tool(KafkaTool.TOPICS, "--describe", "--topic", "relocated").output(),
+            "Replicas"));
+        int to = 1 - from;
+        Path plan = temp.newFile("reassignment.json").toPath();
+        Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"relocated\",\"partition\":0,\"replicas\":["
+            + to + "]}]}");
+        String executed = tool(KafkaTool.REASSIGN_PARTITIONS, "--execute", "--reassignment-json-file", plan.toString()).output();
+        assertTrue(executed, executed.contains("Successfully started partition reassignment for relocated-0"));
+        String verified = "";
+        for (int attempt = 0; attempt < 60 && !verified.contains("is completed"); attempt++) {
+            Thread.sleep(500);
+            verified = tool(KafkaTool.REASSIGN_PARTITIONS, "--verify", "--reassignment-json-file", plan.toString()).output();
+        }
+        assertTrue(verified, verified.contains("Reassignment of partition relocated-0 is completed."));
+        String described = tool(KafkaTool.TOPICS, "--describe", "--topic", "relocated").output();
+        assertEquals(described, String.valueOf(to), partitionField(described, "Replicas"));
+        assertEquals(described, String.valueOf(to), partitionField(described, "Leader"));
+        String listed = tool(KafkaTool.REASSIGN_PARTITIONS, "--list").output();
+        assertTrue(listed, listed.contains("No partition reassignments found."));
+        assertTrue(tool(KafkaTool.GET_OFFSETS, "--topic", "relocated").output(), tool(KafkaTool.GET_OFFSETS, "--topic",
+            "relocated").output().contains("relocated:0:5000"));
+        String consumed = tool(KafkaTool.CONSUMER_PERFORMANCE, "--topic", "relocated", "--num-records", "5000",
+            "--timeout", "60000").output();
+        assertTrue(consumed, Pattern.compile(", 5000, ").matcher(consumed).find());
+    }
+
+    /** A field of partition 0's line in kafka-topics --describe output, e.g. "Leader" or "Replicas". */
+    private static String partitionField(String described, String field) {
+        Matcher m = Pattern.compile("Partition: 0\t.*" + field + ": ([0-9,]+)").matcher(described);
+        assertTrue(described, m.find());
+        return m.group(1);
     }
 
     @Test(timeout = 300_000)

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * it read again), creates their states and deletes the request. A request it cannot carry out it
  * marks with the error, for the requester. It also elects leaders ({@link LeadershipDuty}): when a
  * leader's broker goes, when a broker asks for a controlled shutdown, and, every
- * {@code leader.imbalance.check.interval.seconds}, back to preferred replicas. A newly elected
+ * {@code leader.imbalance.check.interval.seconds}, back to preferred replicas; and it moves
+ * partitions to new replicas when asked ({@link ReassignmentDuty}). A newly elected
  * controller first works through every request already pending and every partition whose leader is gone.
  *
  * <p><b>Fencing.</b> Each write is a transaction that starts by checking that our latch znode
@@ -71,6 +72,7 @@ final class ClusterController implements AutoCloseable {
     private final PartitionAssigner assigner;
     private final MetadataCache metadata;
     private final LeadershipDuty leadership;
+    private final ReassignmentDuty reassignments;
     private final Duration rebalanceInterval;
     private final ScheduledExecutorService thread;
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -91,6 +93,7 @@ final class ClusterController implements AutoCloseable {
         this.rebalanceInterval = rebalanceInterval;
         this.latch = new LeaderLatch(client, ClusterPaths.CONTROLLER, String.valueOf(brokerId));
         this.leadership = new LeadershipDuty(client, brokerId, this::fence, uncleanAllowed);
+        this.reassignments = new ReassignmentDuty(client, brokerId, this::fence);
         this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name + "-controller");
             t.setDaemon(true);
@@ -131,28 +134,49 @@ final class ClusterController implements AutoCloseable {
      * NOT_CONTROLLER (and a request naming none gets no result), as on Kafka.
      */
     CompletableFuture<Map<TopicPartition, ElectionOutcome>> elect(boolean unclean, Collection<TopicPartition> partitions) {
-        CompletableFuture<Map<TopicPartition, ElectionOutcome>> result = new CompletableFuture<>();
+        return onControllerThread(() -> leadership.elect(metadata.snapshot(), unclean, partitions),
+            () -> notController(partitions, ElectionOutcome.failed(Errors.NOT_CONTROLLER)));
+    }
+
+    /**
+     * Starts, changes or cancels (a null target) partition reassignments, as an operator's
+     * AlterPartitionReassignments asks ({@link ReassignmentDuty#alter}), on the controller's thread;
+     * NOT_CONTROLLER for each partition on another broker.
+     */
+    CompletableFuture<Map<TopicPartition, ReassignmentOutcome>> alterReassignments(Map<TopicPartition, List<Integer>> targets,
+                                                                                 boolean allowReplicationFactorChange) {
+        return onControllerThread(() -> reassignments.alter(metadata.snapshot(), targets, allowReplicationFactorChange),
+            () -> notController(targets.keySet(), ReassignmentOutcome.failed(Errors.NOT_CONTROLLER, null)));
+    }
+
+    /** Work only the controller does, run on its thread; {@code notController} answers when this broker is not it. */
+    private <T> CompletableFuture<T> onControllerThread(ControllerWork<T> work, java.util.function.Supplier<T> notController) {
+        CompletableFuture<T> result = new CompletableFuture<>();
         try {
             thread.execute(() -> {
                 try {
-                    result.complete(latch.hasLeadership() ? leadership.elect(metadata.snapshot(), unclean, partitions)
-                        : notController(partitions));
+                    result.complete(latch.hasLeadership() ? work.run() : notController.get());
                 } catch (LostLeadership e) {
-                    result.complete(notController(partitions));
+                    result.complete(notController.get());
                 } catch (Exception e) {
                     result.completeExceptionally(e);
                 }
             });
         } catch (RejectedExecutionException e) {
-            result.complete(notController(partitions)); // closing
+            result.complete(notController.get()); // closing
         }
         return result;
     }
 
-    private static Map<TopicPartition, ElectionOutcome> notController(Collection<TopicPartition> partitions) {
-        Map<TopicPartition, ElectionOutcome> all = new LinkedHashMap<>();
+    @FunctionalInterface
+    private interface ControllerWork<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> Map<TopicPartition, T> notController(Collection<TopicPartition> partitions, T outcome) {
+        Map<TopicPartition, T> all = new LinkedHashMap<>();
         if (partitions != null) {
-            partitions.forEach(tp -> all.put(tp, ElectionOutcome.failed(Errors.NOT_CONTROLLER)));
+            partitions.forEach(tp -> all.put(tp, outcome));
         }
         return all;
     }
@@ -160,7 +184,8 @@ final class ClusterController implements AutoCloseable {
     /** A metadata listener that wakes the controller when requests are pending or a partition needs a leader. */
     MetadataListener requestWatcher() {
         return (previous, current) -> {
-            if (latch.hasLeadership() && (!current.pendingRequests().isEmpty() || leadership.needed(current))) {
+            if (latch.hasLeadership() && (!current.pendingRequests().isEmpty() || leadership.needed(current)
+                || reassignments.needed(current))) {
                 schedule();
             }
         };
@@ -209,6 +234,7 @@ final class ClusterController implements AutoCloseable {
                 retrying(AdminRequest.Kind.CREATE_PARTITIONS, topic);
             }
             leadership.run(metadata.snapshot());
+            reassignments.run(metadata.snapshot());
         } catch (LostLeadership e) {
             log.info("Broker {} stopped controller work: {}", brokerId, e.getMessage());
         } catch (Exception e) {
@@ -316,7 +342,8 @@ final class ClusterController implements AutoCloseable {
         TransactionOp op = client.transactionOp();
         List<CuratorOp> ops = new ArrayList<>(List.of(
             fence(),
-            op.setData().withVersion(topicStat.getVersion()).forPath(ClusterPaths.topic(topic), ClusterJson.topic(assignment)),
+            op.setData().withVersion(topicStat.getVersion()).forPath(ClusterPaths.topic(topic),
+                ClusterJson.topic(assignment, ClusterJson.parseReassignments(data))),
             op.delete().withVersion(request.version()).forPath(request.path())));
         if (client.checkExists().forPath(ClusterPaths.partitions(topic)) == null) {
             ops.add(TopicZnodes.createPartitionsDirectory(client, topic));

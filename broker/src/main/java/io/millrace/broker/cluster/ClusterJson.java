@@ -57,13 +57,56 @@ final class ClusterJson {
 
     /** A topic's replica lists, partition -> [replica ids], first = preferred leader. */
     static byte[] topic(Map<Integer, List<Integer>> replicas) {
+        return topic(replicas, Map.of());
+    }
+
+    /**
+     * A topic's replica lists and the partitions moving to new ones: as Kafka's topic znode (version 2
+     * of its format), {@code "adding_replicas"} and {@code "removing_replicas"} map a moving partition
+     * to what its move adds and removes; both are left out when nothing moves.
+     */
+    static byte[] topic(Map<Integer, List<Integer>> replicas, Map<Integer, Reassignment> moving) {
         ObjectNode json = versioned();
-        ObjectNode partitions = json.putObject("partitions");
-        new TreeMap<>(replicas).forEach((partition, ids) -> {
-            ArrayNode list = partitions.putArray(String.valueOf(partition));
+        putLists(json.putObject("partitions"), replicas);
+        if (!moving.isEmpty()) {
+            Map<Integer, List<Integer>> adding = new TreeMap<>();
+            Map<Integer, List<Integer>> removing = new TreeMap<>();
+            moving.forEach((partition, move) -> {
+                adding.put(partition, move.adding());
+                removing.put(partition, move.removing());
+            });
+            putLists(json.putObject("adding_replicas"), adding);
+            putLists(json.putObject("removing_replicas"), removing);
+        }
+        return bytes(json);
+    }
+
+    private static void putLists(ObjectNode object, Map<Integer, List<Integer>> lists) {
+        new TreeMap<>(lists).forEach((partition, ids) -> {
+            ArrayNode list = object.putArray(String.valueOf(partition));
             ids.forEach(list::add);
         });
-        return bytes(json);
+    }
+
+    /** The partitions of a topic znode that are moving to new replica lists (none in data written before moves). */
+    static SortedMap<Integer, Reassignment> parseReassignments(byte[] data) {
+        JsonNode json = parse(data);
+        JsonNode adding = json.path("adding_replicas");
+        JsonNode removing = json.path("removing_replicas");
+        SortedMap<Integer, Reassignment> moving = new TreeMap<>();
+        if (!adding.isObject() || !removing.isObject()) {
+            return moving;
+        }
+        for (Map.Entry<String, JsonNode> entry : adding.properties()) {
+            List<Integer> added = entry.getValue().isArray() ? intList(entry.getValue()) : null;
+            JsonNode removed = removing.path(entry.getKey());
+            List<Integer> removedIds = removed.isArray() ? intList(removed) : null;
+            if (added == null || removedIds == null) {
+                throw new MalformedZNodeException("Partition " + entry.getKey() + " has no lists of replicas added and removed");
+            }
+            moving.put(partitionNumber(entry.getKey()), new Reassignment(added, removedIds));
+        }
+        return moving;
     }
 
     /** Reads replica lists, and the form written before replication (partition -> one broker id) as lists of one. */

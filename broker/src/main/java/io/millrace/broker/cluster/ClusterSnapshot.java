@@ -134,6 +134,15 @@ public final class ClusterSnapshot {
         }
     }
 
+    /** The partitions moving to new replica lists, topics and partitions in order. */
+    public SortedMap<TopicPartition, Reassignment> reassignments() {
+        SortedMap<TopicPartition, Reassignment> all = new TreeMap<>();
+        for (TopicMetadata topic : topics.values()) {
+            topic.reassignments().forEach((partition, move) -> all.put(new TopicPartition(topic.name(), partition), move));
+        }
+        return all;
+    }
+
     /** Brokers that asked for a controlled shutdown and are still registered for it; none leads anything new. */
     public java.util.Set<Integer> shuttingDown() {
         return controlledShutdowns.keySet();

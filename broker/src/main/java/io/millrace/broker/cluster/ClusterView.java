@@ -67,7 +67,8 @@ final class ClusterView {
         String name;
         if ((name = ClusterPaths.childOf(ClusterPaths.TOPICS, path)) != null) {
             return update(topics, name, node == null ? null
-                : new TopicMetadata(name, ClusterJson.parseTopic(node.getData()), node.getStat().getCzxid()));
+                : new TopicMetadata(name, ClusterJson.parseTopic(node.getData()), ClusterJson.parseReassignments(node.getData()),
+                    node.getStat().getCzxid()));
         }
         Optional<TopicPartition> partition = ClusterPaths.partitionOfState(path);
         if (partition.isPresent()) {

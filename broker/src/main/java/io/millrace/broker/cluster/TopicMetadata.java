@@ -13,24 +13,32 @@ import java.util.UUID;
  * hold a replica of it, the first being its preferred leader. Who leads now is in the partition's
  * {@link PartitionState}. Immutable.
  *
+ * @param reassignments the partitions moving to new replica lists ({@link Reassignment}), by partition
  * @param creationZxid the ZooKeeper transaction that created the topic znode: it tells one
  *     incarnation of a name from the next, so a topic deleted and created again under the same
  *     name is recognisably a different topic (the log layer must not keep the old data)
  * @param topicId the id clients see in Metadata v10+ ({@link #topicIdOf}), derived from the name and
  *     the creation transaction so that every broker computes the same id without storing one
  */
-public record TopicMetadata(String name, SortedMap<Integer, List<Integer>> replicas, long creationZxid, UUID topicId) {
+public record TopicMetadata(String name, SortedMap<Integer, List<Integer>> replicas,
+                            SortedMap<Integer, Reassignment> reassignments, long creationZxid, UUID topicId) {
 
     public TopicMetadata {
         Objects.requireNonNull(name, "name");
         SortedMap<Integer, List<Integer>> copy = new TreeMap<>();
         replicas.forEach((partition, ids) -> copy.put(partition, List.copyOf(ids)));
         replicas = Collections.unmodifiableSortedMap(copy);
+        reassignments = Collections.unmodifiableSortedMap(new TreeMap<>(reassignments));
         Objects.requireNonNull(topicId, "topicId");
     }
 
     public TopicMetadata(String name, SortedMap<Integer, List<Integer>> replicas, long creationZxid) {
-        this(name, replicas, creationZxid, topicIdOf(name, creationZxid));
+        this(name, replicas, new TreeMap<>(), creationZxid);
+    }
+
+    public TopicMetadata(String name, SortedMap<Integer, List<Integer>> replicas,
+                         SortedMap<Integer, Reassignment> reassignments, long creationZxid) {
+        this(name, replicas, reassignments, creationZxid, topicIdOf(name, creationZxid));
     }
 
     /**

@@ -274,6 +274,19 @@ public final class ZkCluster implements AutoCloseable {
             .handle((shown, timedOut) -> errors(outcomes, metadata.snapshot())));
     }
 
+    /**
+     * Starts, changes or cancels (a null target) partition reassignments on the controller
+     * ({@link ReassignmentDuty}); answered once written, as Kafka answers once a move has started.
+     */
+    public CompletableFuture<Map<TopicPartition, ReassignmentOutcome>> alterReassignments(
+        Map<TopicPartition, List<Integer>> targets, boolean allowReplicationFactorChange) {
+        if (state.get() != State.STARTED) {
+            return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is "
+                + state.get()));
+        }
+        return controller.alterReassignments(targets, allowReplicationFactorChange);
+    }
+
     private static boolean leadersShown(ClusterSnapshot snapshot, Map<TopicPartition, ElectionOutcome> outcomes) {
         return outcomes.entrySet().stream().allMatch(e -> e.getValue().error() != Errors.NONE
             || leaderShown(snapshot, e.getKey(), e.getValue()));

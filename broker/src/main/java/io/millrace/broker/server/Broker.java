@@ -113,6 +113,8 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.DELETE_RECORDS, new DeleteRecordsHandler(cluster.metadata(), partitions, logManager));
         handlers.put(ApiKey.DESCRIBE_LOG_DIRS, new DescribeLogDirsHandler(logManager));
         handlers.put(ApiKey.ELECT_LEADERS, new ElectLeadersHandler(cluster));
+        handlers.put(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(cluster));
+        handlers.put(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(cluster.metadata()));
         handlers.put(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(cluster.metadata(), partitions));
         ApiHandler acls = new NoAuthorizerAclsHandler();
         handlers.put(ApiKey.DESCRIBE_ACLS, acls);

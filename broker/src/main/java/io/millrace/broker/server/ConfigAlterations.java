@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiFunction;
@@ -36,6 +37,16 @@ import java.util.function.UnaryOperator;
  * empty for the cluster-wide defaults. Other resource types get INVALID_REQUEST.
  */
 final class ConfigAlterations {
+
+    /**
+     * Kafka's replication throttles (KIP-73), broker rates and topic replica lists, which
+     * `kafka-reassign-partitions` clears once a move is verified. Millrace does not throttle
+     * replication, so none is ever set: deleting one succeeds and changes nothing, as on a Kafka broker
+     * where it is unset. Setting one is refused as any unknown setting is.
+     */
+    static final Set<String> REPLICATION_THROTTLES = Set.of("leader.replication.throttled.rate",
+        "follower.replication.throttled.rate", "replica.alter.log.dirs.io.max.bytes.per.second",
+        "leader.replication.throttled.replicas", "follower.replication.throttled.replicas");
 
     private final ZkCluster cluster;
     private final BrokerConfig config;

@@ -27,7 +27,8 @@ import java.util.function.UnaryOperator;
  * settings are all scalars, so APPEND and SUBTRACT get INVALID_CONFIG, as Kafka answers them for a
  * scalar. The operations apply in order to the topic's current overrides; the result must be valid
  * as a whole. A name given twice in one resource gets INVALID_REQUEST, as Kafka. The answer is sent
- * once every resource has its outcome.
+ * once every resource has its outcome. Deleting one of Kafka's replication throttles succeeds and
+ * changes nothing: Millrace has none ({@link ConfigAlterations#REPLICATION_THROTTLES}).
  */
 final class IncrementalAlterConfigsHandler implements ApiHandler {
 
@@ -46,19 +47,27 @@ final class IncrementalAlterConfigsHandler implements ApiHandler {
     }
 
     private CompletableFuture<Void> alter(Resource resource, boolean validateOnly) {
-        Set<String> names = new HashSet<>();
+        Set<String> named = new HashSet<>();
         for (AlterableConfig config : resource.configs()) {
-            if (!names.add(config.name())) {
+            if (!named.add(config.name())) {
                 return CompletableFuture.failedFuture(new ApiException(Errors.INVALID_REQUEST,
                     "Error due to duplicate config keys: " + config.name()));
             }
         }
+        Set<String> names = new HashSet<>();
+        List<AlterableConfig> configs = resource.configs().stream().filter(c -> !deletesThrottle(c)).toList();
+        configs.stream().map(AlterableConfig::name).forEach(names::add);
         return switch (resource.type()) {
-            case DescribeConfigsRequest.TOPIC ->
-                alterations.alterTopic(resource.name(), operations(resource.configs()), validateOnly);
+            case DescribeConfigsRequest.TOPIC -> alterations.alterTopic(resource.name(), operations(configs), validateOnly);
             case DescribeConfigsRequest.BROKER -> alterations.alterBroker(resource.name(), names);
             default -> ConfigAlterations.unsupported(resource.type());
         };
+    }
+
+    /** A DELETE of a replication throttle: there is never one to delete ({@link ConfigAlterations#REPLICATION_THROTTLES}). */
+    private static boolean deletesThrottle(AlterableConfig config) {
+        return config.operation() == IncrementalAlterConfigsRequest.DELETE
+            && ConfigAlterations.REPLICATION_THROTTLES.contains(config.name());
     }
 
     /** The operations as a change of the current overrides, checking names and operations each time it runs. */

@@ -235,6 +235,26 @@ public class ConfigAdminTest {
         }
     }
 
+    /** What kafka-reassign-partitions --verify sends once a move is done: deletes of throttles Millrace never sets. */
+    @Test
+    public void deletingKafkasReplicationThrottlesSucceedsAndSettingOneIsRefused() throws Exception {
+        String topic = "unthrottled";
+        CLUSTER.createTopic(topic, 1, Map.of("retention.ms", "60000"));
+        ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, "0");
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            alter(admin, broker, delete("leader.replication.throttled.rate"), delete("follower.replication.throttled.rate"),
+                delete("replica.alter.log.dirs.io.max.bytes.per.second"));
+            alter(admin, resource, delete("leader.replication.throttled.replicas"),
+                delete("follower.replication.throttled.replicas"));
+            expect(InvalidConfigurationException.class, "Unknown broker configuration leader.replication.throttled.rate",
+                () -> alter(admin, broker, set("leader.replication.throttled.rate", "1000")));
+            expect(InvalidConfigurationException.class, "Unknown topic configuration leader.replication.throttled.replicas",
+                () -> alter(admin, resource, set("leader.replication.throttled.replicas", "*")));
+            assertEquals(Map.of("retention.ms", "60000"), CLUSTER.broker(0).cluster().metadata().snapshot().topicConfig(topic));
+        }
+    }
+
     @Test
     public void concurrentChangesFromTwoBrokersAreAllKept() throws Exception {
         String topic = "contended";

@@ -185,6 +185,13 @@ public class FrameFuzzTest {
             case ELECT_LEADERS -> new io.millrace.common.protocol.message.ElectLeadersRequest(
                 io.millrace.common.protocol.message.ElectLeadersRequest.PREFERRED, List.of(
                     new io.millrace.common.protocol.message.ElectLeadersRequest.TopicPartitions("fuzz-absent", List.of(0))), 1_000);
+            // an absent topic, so that a mutated frame moves no partition the other seeds rely on
+            case ALTER_PARTITION_REASSIGNMENTS -> new io.millrace.common.protocol.message.AlterPartitionReassignmentsRequest(
+                1_000, true, List.of(new io.millrace.common.protocol.message.AlterPartitionReassignmentsRequest.ReassignableTopic(
+                    "fuzz-absent", List.of(new io.millrace.common.protocol.message.AlterPartitionReassignmentsRequest
+                        .ReassignablePartition(0, List.of(0))))));
+            case LIST_PARTITION_REASSIGNMENTS -> new io.millrace.common.protocol.message.ListPartitionReassignmentsRequest(1_000,
+                null);
             case DESCRIBE_PRODUCERS -> new io.millrace.common.protocol.message.DescribeProducersRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeProducersRequest.TopicRequest(TOPIC, List.of(0, 1))));
             case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);

@@ -36,6 +36,8 @@ public enum ApiKey {
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
+    ALTER_PARTITION_REASSIGNMENTS(45, "AlterPartitionReassignments", 0, 1, 0),
+    LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
     // answered as by a Kafka broker with no authorizer: SECURITY_DISABLED
     DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
     CREATE_ACLS(30, "CreateAcls", 1, 3, 2),

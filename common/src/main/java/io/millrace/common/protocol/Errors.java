@@ -105,6 +105,7 @@ public enum Errors {
     FENCED_INSTANCE_ID(82, "Another member with the same group instance id has joined.", false),
     ELIGIBLE_LEADERS_NOT_AVAILABLE(83, "No replica that may lead is live.", true),
     ELECTION_NOT_NEEDED(84, "The partition already has the leader the election would give it.", true),
+    NO_REASSIGNMENT_IN_PROGRESS(85, "No partition reassignment is in progress.", false),
     GROUP_SUBSCRIBED_TO_TOPIC(86, "The group's members still subscribe to the topic, so its offsets stay.", false),
     INVALID_RECORD(87, "A record batch is invalid: bad magic, counts, lengths or compression.", false,
         InvalidRecordException.class, InvalidRecordException::new),

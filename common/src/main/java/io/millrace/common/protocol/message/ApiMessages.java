@@ -36,6 +36,8 @@ public final class ApiMessages {
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsRequest.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersRequest.parse(buffer, version);
             case DESCRIBE_PRODUCERS -> DescribeProducersRequest.parse(buffer, version);
+            case ALTER_PARTITION_REASSIGNMENTS -> AlterPartitionReassignmentsRequest.parse(buffer, version);
+            case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsRequest.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
@@ -74,6 +76,8 @@ public final class ApiMessages {
             case DESCRIBE_LOG_DIRS -> DescribeLogDirsResponse.parse(buffer, version);
             case ELECT_LEADERS -> ElectLeadersResponse.parse(buffer, version);
             case DESCRIBE_PRODUCERS -> DescribeProducersResponse.parse(buffer, version);
+            case ALTER_PARTITION_REASSIGNMENTS -> AlterPartitionReassignmentsResponse.parse(buffer, version);
+            case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsResponse.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);

@@ -1,0 +1,243 @@
+package io.millrace.broker.server;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.cluster.ClusterPaths;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.protocol.message.AlterPartitionReassignmentsRequest;
+import io.millrace.common.protocol.message.AlterPartitionReassignmentsResponse;
+import io.millrace.testkit.Conditions;
+import io.millrace.testkit.EmbeddedZooKeeper;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterPartitionReassignmentsOptions;
+import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.PartitionReassignment;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.InvalidReplicaAssignmentException;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
+import org.apache.kafka.common.errors.NoReassignmentInProgressException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.zookeeper.CreateMode;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.RuleChain;
+import org.junit.rules.TestRule;
+
+/**
+ * Kafka's AdminClient moving partitions between three Millrace brokers (AlterPartitionReassignments,
+ * ListPartitionReassignments): to another broker, to more replicas and to fewer, every record still
+ * there and readable from the new leader, the removed replicas' logs deleted; a move that cannot
+ * finish listed and then cancelled; and the refusals Kafka gives.
+ */
+public class PartitionReassignmentTest {
+
+    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
+    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 3, Map.of());
+
+    @ClassRule
+    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
+
+    @Test
+    public void aPartitionMovesToAnotherBrokerThenGrowsAndShrinksKeepingEveryRecord() throws Exception {
+        String topic = "moved";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            List<Integer> placed = create(admin, topic, 1);
+            int first = placed.get(0);
+            int second = (first + 1) % 3;
+            int third = (first + 2) % 3;
+            produce(topic, 0, 500);
+
+            reassign(admin, tp, List.of(second));
+            awaitReplicas(admin, tp, List.of(second), List.of(second));
+            assertEquals(second, describe(admin, tp).leader().id());
+            awaitLogDeleted(first, tp);
+            assertEquals(500, consume(topic).size());
+
+            produce(topic, 500, 300);
+            reassign(admin, tp, List.of(second, first, third));
+            awaitReplicas(admin, tp, List.of(second, first, third), List.of(second, first, third));
+            reassign(admin, tp, List.of(third, first));
+            awaitReplicas(admin, tp, List.of(third, first), List.of(third, first));
+            // the leader was removed: the leadership went to the target's first in-sync replica
+            assertEquals(third, describe(admin, tp).leader().id());
+            awaitLogDeleted(second, tp);
+            List<String> values = consume(topic).stream().map(ConsumerRecord::value).toList();
+            assertEquals(800, values.size());
+            for (int i = 0; i < 800; i++) {
+                assertEquals("record-" + i, values.get(i));
+            }
+        }
+    }
+
+    @Test
+    public void aMoveThatCannotFinishIsListedAndCanBeCancelled() throws Exception {
+        String topic = "stuck";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(CLUSTER.clientProps());
+             CuratorFramework zk = CuratorFrameworkFactory.newClient(ZOOKEEPER.connectString(), new RetryOneTime(100))) {
+            List<Integer> placed = create(admin, topic, 2);
+            produce(topic, 0, 10);
+            zk.start();
+            // a registered broker that never fetches: the move to it cannot finish
+            zk.create().withMode(CreateMode.EPHEMERAL).forPath(ClusterPaths.broker(9),
+                "{\"version\":1,\"host\":\"127.0.0.1\",\"port\":1,\"rack\":null,\"timestamp\":0}".getBytes(StandardCharsets.UTF_8));
+            try {
+                Conditions.waitUntil(() -> CLUSTER.broker(0).cluster().metadata().snapshot().broker(9).isPresent(),
+                    "broker 9 to be seen");
+                reassign(admin, tp, List.of(9, placed.get(0)));
+                Map<TopicPartition, PartitionReassignment> listed = admin.listPartitionReassignments().reassignments()
+                    .get(30, TimeUnit.SECONDS);
+                List<Integer> moving = List.of(9, placed.get(0), placed.get(1));
+                assertEquals(moving, listed.get(tp).replicas());
+                assertEquals(List.of(9), listed.get(tp).addingReplicas());
+                assertEquals(List.of(placed.get(1)), listed.get(tp).removingReplicas());
+                assertEquals(moving, replicaIds(describe(admin, tp)));
+
+                admin.alterPartitionReassignments(Map.of(tp, Optional.empty())).all().get(30, TimeUnit.SECONDS);
+                awaitReplicas(admin, tp, placed, placed);
+                assertTrue(admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty());
+                assertEquals(10, consume(topic).size());
+            } finally {
+                zk.delete().forPath(ClusterPaths.broker(9));
+            }
+        }
+    }
+
+    @Test
+    public void invalidMovesAreRefusedAsOnKafka() throws Exception {
+        String topic = "refused";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            List<Integer> placed = create(admin, topic, 2);
+            int other = 3 - placed.get(0) - placed.get(1);
+            assertFails(InvalidReplicaAssignmentException.class, admin, tp, Optional.of(List.of(placed.get(0), 7)), true);
+            assertFails(InvalidReplicaAssignmentException.class, admin, tp, Optional.of(List.of(other, other)), true);
+            assertFails(InvalidReplicationFactorException.class, admin, tp, Optional.of(List.of(other)), false);
+            assertFails(NoReassignmentInProgressException.class, admin, tp, Optional.empty(), true);
+            assertFails(UnknownTopicOrPartitionException.class, admin, new TopicPartition(topic, 5), Optional.of(List.of(0)),
+                true);
+            assertEquals(placed, replicaIds(describe(admin, tp)));
+        }
+        // Kafka's AdminClient refuses an empty list itself; other clients may send one
+        int controller = CLUSTER.broker(0).cluster().metadata().snapshot().controllerId();
+        AlterPartitionReassignmentsResponse empty = alterRaw(controller, topic, List.of());
+        assertEquals(Errors.NONE, empty.error());
+        assertEquals(Errors.INVALID_REPLICA_ASSIGNMENT, empty.responses().get(0).partitions().get(0).error());
+        AlterPartitionReassignmentsResponse elsewhere = alterRaw((controller + 1) % 3, topic, List.of(2));
+        assertEquals(Errors.NOT_CONTROLLER, elsewhere.error());
+        assertEquals(Errors.NOT_CONTROLLER, elsewhere.responses().get(0).partitions().get(0).error());
+    }
+
+    private static AlterPartitionReassignmentsResponse alterRaw(int broker, String topic, List<Integer> replicas)
+        throws Exception {
+        try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+            return client.call(new AlterPartitionReassignmentsRequest(1_000, true, List.of(
+                new AlterPartitionReassignmentsRequest.ReassignableTopic(topic, List.of(
+                    new AlterPartitionReassignmentsRequest.ReassignablePartition(0, replicas))))), (short) 1);
+        }
+    }
+
+    /** Creates a topic of one partition with {@code replicas} replicas and returns them, as the controller placed them. */
+    private static List<Integer> create(Admin admin, String topic, int replicas) throws Exception {
+        admin.createTopics(List.of(new NewTopic(topic, 1, (short) replicas))).all().get(30, TimeUnit.SECONDS);
+        CLUSTER.awaitLogs(topic, 1);
+        return replicaIds(describe(admin, new TopicPartition(topic, 0)));
+    }
+
+    private static void awaitLogDeleted(int broker, TopicPartition tp) {
+        Conditions.waitUntil(() -> CLUSTER.broker(broker).logManager().getLog(tp.topic(), tp.partition()).isEmpty(),
+            "broker " + broker + " to delete its log of " + tp);
+    }
+
+    private static void reassign(Admin admin, TopicPartition tp, List<Integer> replicas) throws Exception {
+        admin.alterPartitionReassignments(Map.of(tp, Optional.of(new NewPartitionReassignment(replicas)))).all()
+            .get(30, TimeUnit.SECONDS);
+    }
+
+    private static void assertFails(Class<? extends Throwable> expected, Admin admin, TopicPartition tp,
+                                    Optional<List<Integer>> target, boolean allowFactorChange) {
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> admin.alterPartitionReassignments(
+            Map.of(tp, target.map(NewPartitionReassignment::new)),
+            new AlterPartitionReassignmentsOptions().allowReplicationFactorChange(allowFactorChange)).all().get(30, TimeUnit.SECONDS));
+        assertTrue(String.valueOf(failure.getCause()), expected.isInstance(failure.getCause()));
+    }
+
+    /** Waits until the partition has these replicas and in-sync replicas, and no move is listed. */
+    private static void awaitReplicas(Admin admin, TopicPartition tp, List<Integer> replicas, List<Integer> isr) {
+        Conditions.waitUntil(() -> {
+            try {
+                TopicPartitionInfo info = describe(admin, tp);
+                return replicaIds(info).equals(replicas) && sorted(info.isr()).equals(isr.stream().sorted().toList())
+                    && admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).isEmpty();
+            } catch (Exception e) {
+                return false;
+            }
+        }, 60_000, tp + " on replicas " + replicas + " with ISR " + isr);
+    }
+
+    private static List<Integer> sorted(List<Node> nodes) {
+        return nodes.stream().map(Node::id).sorted().toList();
+    }
+
+    private static List<Integer> replicaIds(TopicPartitionInfo info) {
+        return info.replicas().stream().map(Node::id).toList();
+    }
+
+    private static TopicPartitionInfo describe(Admin admin, TopicPartition tp) throws Exception {
+        TopicDescription description = admin.describeTopics(List.of(tp.topic())).allTopicNames().get(30, TimeUnit.SECONDS)
+            .get(tp.topic());
+        return description.partitions().get(tp.partition());
+    }
+
+    private static void produce(String topic, int from, int count) throws Exception {
+        Properties props = CLUSTER.clientProps();
+        props.put("acks", "all");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = from; i < from + count; i++) {
+                producer.send(new ProducerRecord<>(topic, 0, null, "record-" + i));
+            }
+            producer.flush();
+        }
+    }
+
+    private static List<ConsumerRecord<String, String>> consume(String topic) {
+        Properties props = CLUSTER.clientProps();
+        props.put("auto.offset.reset", "earliest");
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            consumer.assign(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (consumer.position(tp) < end && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}
