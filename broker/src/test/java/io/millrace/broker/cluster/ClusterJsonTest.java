@@ -31,6 +31,22 @@ public class ClusterJsonTest {
     }
 
     @Test
+    public void writesAMovingPartitionsAddedAndRemovedReplicasBesideTheAssignment() throws Exception {
+        Reassignment.Moving move = Reassignment.start(List.of(1, 2), List.of(3, 1));
+        assertEquals(List.of(3, 1, 2), move.replicas());
+        assertEquals(new Reassignment(List.of(3), List.of(2)), move.reassignment());
+        byte[] data = ClusterJson.topic(Map.of(0, move.replicas(), 1, List.of(0, 1)), Map.of(0, move.reassignment()));
+        assertEquals(JSON.readTree("{\"version\":1,\"partitions\":{\"0\":[3,1,2],\"1\":[0,1]},"
+            + "\"adding_replicas\":{\"0\":[3]},\"removing_replicas\":{\"0\":[2]}}"), JSON.readTree(data));
+        assertEquals(Map.of(0, List.of(3, 1, 2), 1, List.of(0, 1)), ClusterJson.parseTopic(data));
+        Reassignment read = ClusterJson.parseReassignments(data).get(0);
+        assertEquals(List.of(3, 1), read.target(List.of(3, 1, 2)));
+        assertEquals(List.of(1, 2), read.original(List.of(3, 1, 2)));
+        // a topic written before moves, or with none going on, has none
+        assertEquals(Map.of(), ClusterJson.parseReassignments(ClusterJson.topic(Map.of(0, List.of(1)))));
+    }
+
+    @Test
     public void readsTheTopicJsonWrittenBeforeReplicationAsListsOfOne() {
         assertEquals(Map.of(0, List.of(2), 1, List.of(0)), ClusterJson.parseTopic(bytes("{\"version\":1,\"partitions\":{\"0\":2,\"1\":0}}")));
     }

@@ -13,18 +13,21 @@ import io.millrace.testkit.EmbeddedZooKeeper;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterPartitionReassignmentsOptions;
 import org.apache.kafka.clients.admin.NewPartitionReassignment;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.PartitionReassignment;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -95,6 +98,68 @@ public class PartitionReassignmentTest {
     }
 
     @Test
+    public void everyRecordAcknowledgedWhileThePartitionMovesIsKeptOnceAndInOrder() throws Exception {
+        String topic = "busy";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            List<Integer> placed = create(admin, topic, 2);
+            int other = 3 - placed.get(0) - placed.get(1);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Integer> acknowledged = Collections.synchronizedList(new ArrayList<>());
+            Thread producing = new Thread(() -> produceUntil(topic, stop, acknowledged), "busy-producer");
+            producing.start();
+            try {
+                Conditions.waitUntil(() -> acknowledged.size() > 2_000, "records before the first move");
+                // the leader goes: the new one comes in, the old leader leaves
+                reassign(admin, tp, List.of(other, placed.get(1)));
+                awaitReplicas(admin, tp, List.of(other, placed.get(1)), List.of(other, placed.get(1)));
+                int before = acknowledged.size();
+                Conditions.waitUntil(() -> acknowledged.size() > before + 2_000, "records after the first move");
+                reassign(admin, tp, List.of(placed.get(0), other, placed.get(1)));
+                awaitReplicas(admin, tp, List.of(placed.get(0), other, placed.get(1)),
+                    List.of(placed.get(0), other, placed.get(1)));
+                int after = acknowledged.size();
+                Conditions.waitUntil(() -> acknowledged.size() > after + 2_000, "records after the second move");
+            } finally {
+                stop.set(true);
+                producing.join(60_000);
+            }
+            List<Integer> read = consume(topic).stream().map(r -> Integer.parseInt(r.value().substring("record-".length())))
+                .toList();
+            List<Integer> sent = List.copyOf(acknowledged);
+            assertTrue(sent.size() + " acknowledged", sent.size() > 6_000);
+            // idempotent and in order: the log holds each record sent once, in send order, and every acknowledged one
+            assertEquals(read.size(), read.stream().distinct().count());
+            for (int i = 1; i < read.size(); i++) {
+                assertTrue("out of order at " + i, read.get(i) > read.get(i - 1));
+            }
+            assertTrue(new java.util.HashSet<>(read).containsAll(sent));
+        }
+    }
+
+    /** Sends numbered records with acks=all until {@code stop}, adding each acknowledged number. */
+    private static void produceUntil(String topic, AtomicBoolean stop, List<Integer> acknowledged) {
+        Properties props = CLUSTER.clientProps();
+        props.put("acks", "all");
+        props.put("enable.idempotence", "true");
+        props.put("linger.ms", "1");
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; !stop.get(); i++) {
+                int number = i;
+                producer.send(new ProducerRecord<>(topic, 0, null, "record-" + number), (metadata, failure) -> {
+                    if (failure == null) {
+                        acknowledged.add(number);
+                    }
+                });
+                if (i % 500 == 0) {
+                    producer.flush();
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    @Test
     public void aMoveThatCannotFinishIsListedAndCanBeCancelled() throws Exception {
         String topic = "stuck";
         TopicPartition tp = new TopicPartition(topic, 0);
@@ -103,12 +168,8 @@ public class PartitionReassignmentTest {
             List<Integer> placed = create(admin, topic, 2);
             produce(topic, 0, 10);
             zk.start();
-            // a registered broker that never fetches: the move to it cannot finish
-            zk.create().withMode(CreateMode.EPHEMERAL).forPath(ClusterPaths.broker(9),
-                "{\"version\":1,\"host\":\"127.0.0.1\",\"port\":1,\"rack\":null,\"timestamp\":0}".getBytes(StandardCharsets.UTF_8));
+            registerNeverFetchingBroker(zk);
             try {
-                Conditions.waitUntil(() -> CLUSTER.broker(0).cluster().metadata().snapshot().broker(9).isPresent(),
-                    "broker 9 to be seen");
                 reassign(admin, tp, List.of(9, placed.get(0)));
                 Map<TopicPartition, PartitionReassignment> listed = admin.listPartitionReassignments().reassignments()
                     .get(30, TimeUnit.SECONDS);
@@ -117,6 +178,12 @@ public class PartitionReassignmentTest {
                 assertEquals(List.of(9), listed.get(tp).addingReplicas());
                 assertEquals(List.of(placed.get(1)), listed.get(tp).removingReplicas());
                 assertEquals(moving, replicaIds(describe(admin, tp)));
+                // adding a partition rewrites the topic's assignment: the move stays
+                admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2))).all().get(30, TimeUnit.SECONDS);
+                Conditions.waitUntil(() -> CLUSTER.broker(0).cluster().metadata().snapshot().partitionCount(topic) == 2,
+                    "the second partition");
+                assertEquals(List.of(9), admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS)
+                    .get(tp).addingReplicas());
 
                 admin.alterPartitionReassignments(Map.of(tp, Optional.empty())).all().get(30, TimeUnit.SECONDS);
                 awaitReplicas(admin, tp, placed, placed);
@@ -124,6 +191,43 @@ public class PartitionReassignmentTest {
                 assertEquals(10, consume(topic).size());
             } finally {
                 zk.delete().forPath(ClusterPaths.broker(9));
+            }
+        }
+    }
+
+    @Test
+    public void aMoveStartedOnOneControllerIsChangedAndFinishedOnTheNext() throws Exception {
+        String topic = "handed-over";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        int controller = CLUSTER.broker(0).cluster().metadata().snapshot().controllerId();
+        int x = (controller + 1) % 3;
+        int y = (controller + 2) % 3;
+        try (Admin admin = Admin.create(CLUSTER.clientProps());
+             CuratorFramework zk = CuratorFrameworkFactory.newClient(ZOOKEEPER.connectString(), new RetryOneTime(100))) {
+            create(admin, topic, 1);
+            reassign(admin, tp, List.of(x));
+            awaitReplicas(admin, tp, List.of(x), List.of(x));
+            produce(topic, 0, 100);
+            zk.start();
+            registerNeverFetchingBroker(zk);
+            try {
+                reassign(admin, tp, List.of(9, x));
+                CLUSTER.stop(controller);
+                Conditions.waitUntil(() -> {
+                    int now = CLUSTER.broker(x).cluster().metadata().snapshot().controllerId();
+                    return now == x || now == y;
+                }, "a new controller");
+                // the move is in ZooKeeper: the new controller lists it and takes the change of target
+                Map<TopicPartition, PartitionReassignment> listed = admin.listPartitionReassignments().reassignments()
+                    .get(30, TimeUnit.SECONDS);
+                assertEquals(List.of(9, x), listed.get(tp).replicas());
+                assertEquals(List.of(9), listed.get(tp).addingReplicas());
+                reassign(admin, tp, List.of(y));
+                awaitReplicas(admin, tp, List.of(y), List.of(y));
+                assertEquals(100, consume(topic).size());
+            } finally {
+                zk.delete().forPath(ClusterPaths.broker(9));
+                CLUSTER.start(controller);
             }
         }
     }
@@ -159,6 +263,18 @@ public class PartitionReassignmentTest {
             return client.call(new AlterPartitionReassignmentsRequest(1_000, true, List.of(
                 new AlterPartitionReassignmentsRequest.ReassignableTopic(topic, List.of(
                     new AlterPartitionReassignmentsRequest.ReassignablePartition(0, replicas))))), (short) 1);
+        }
+    }
+
+    /** Registers broker 9, which never fetches: a move to it cannot finish. */
+    private static void registerNeverFetchingBroker(CuratorFramework zk) throws Exception {
+        zk.create().withMode(CreateMode.EPHEMERAL).forPath(ClusterPaths.broker(9),
+            "{\"version\":1,\"host\":\"127.0.0.1\",\"port\":1,\"rack\":null,\"timestamp\":0}".getBytes(StandardCharsets.UTF_8));
+        for (int id = 0; id < 3; id++) {
+            Broker broker = CLUSTER.broker(id);
+            if (broker != null) {
+                Conditions.waitUntil(() -> broker.cluster().metadata().snapshot().broker(9).isPresent(), "broker 9 to be seen");
+            }
         }
     }
 
