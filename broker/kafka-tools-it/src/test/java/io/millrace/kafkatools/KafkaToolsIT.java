@@ -70,6 +70,11 @@ public class KafkaToolsIT {
         tool(KafkaTool.TOPICS, "--alter", "--topic", "operated", "--partitions", "5");
         described = tool(KafkaTool.TOPICS, "--describe", "--topic", "operated").output();
         assertTrue(described, described.contains("PartitionCount: 5"));
+
+        tool(KafkaTool.TOPICS, "--create", "--topic", "placed", "--replica-assignment", "1:0,0:1");
+        described = tool(KafkaTool.TOPICS, "--describe", "--topic", "placed").output();
+        assertTrue(described, described.contains("Partition: 0\tLeader: 1\tReplicas: 1,0\t"));
+        assertTrue(described, described.contains("Partition: 1\tLeader: 0\tReplicas: 0,1\t"));
     }
 
     @Test(timeout = 300_000)

@@ -307,7 +307,8 @@ final class ClusterController implements AutoCloseable {
         if (brokers.isEmpty()) {
             throw new MillraceException("No live brokers to assign the partitions of '" + topic + "' to");
         }
-        SortedMap<Integer, List<Integer>> replicas = assigner.assign(request.partitions(), request.replicationFactor(), brokers);
+        SortedMap<Integer, List<Integer>> replicas = request.assignment().isEmpty()
+            ? assigner.assign(request.partitions(), request.replicationFactor(), brokers) : chosen(request, brokers);
         log.info("Controller {} creates topic {} with partition -> replicas {} (leads/replicas per broker {})",
             brokerId, topic, replicas, PartitionAssigner.loadByBroker(replicas));
         TransactionOp op = client.transactionOp();
@@ -324,6 +325,17 @@ final class ClusterController implements AutoCloseable {
         ops.addAll(states.get(0));
         laterStates = states.subList(1, states.size());
         return ops;
+    }
+
+    /** The replicas the requester chose for each partition, checked again against the live brokers. */
+    private static SortedMap<Integer, List<Integer>> chosen(AdminRequest request, List<BrokerInfo> brokers) {
+        PartitionAssigner.validateAddition(0, request.replicationFactor(), request.partitions(), request.assignment(),
+            brokers.stream().map(BrokerInfo::id).toList());
+        SortedMap<Integer, List<Integer>> replicas = new TreeMap<>();
+        for (int p = 0; p < request.assignment().size(); p++) {
+            replicas.put(p, request.assignment().get(p));
+        }
+        return replicas;
     }
 
     private List<CuratorOp> partitionIncrease(AdminRequest request) throws Exception {

@@ -179,10 +179,18 @@ final class ClusterJson {
 
     /** A creation request with a replication factor (Kafka's -1 is resolved by the requester). */
     static byte[] createRequest(int partitions, int replicationFactor, Map<String, String> config) {
+        return createRequest(partitions, replicationFactor, config, List.of());
+    }
+
+    /** As above, with the replicas of each partition when the requester chose them (empty: the controller places them). */
+    static byte[] createRequest(int partitions, int replicationFactor, Map<String, String> config, List<List<Integer>> assignment) {
         ObjectNode json = versioned();
         json.put("partitions", partitions);
         json.put("replication_factor", replicationFactor);
         json.set("config", stringMap(config));
+        if (!assignment.isEmpty()) {
+            putAssignment(json, assignment);
+        }
         return bytes(json);
     }
 
@@ -206,12 +214,16 @@ final class ClusterJson {
     static byte[] createPartitionsRequest(int partitions, List<List<Integer>> assignment) {
         ObjectNode json = versioned();
         json.put("partitions", partitions);
+        putAssignment(json, assignment);
+        return bytes(json);
+    }
+
+    private static void putAssignment(ObjectNode json, List<List<Integer>> assignment) {
         ArrayNode partitionsArray = json.putArray("assignment");
         for (List<Integer> replicas : assignment) {
             ArrayNode ids = partitionsArray.addArray();
             replicas.forEach(ids::add);
         }
-        return bytes(json);
     }
 
     static byte[] deleteRequest() {

@@ -62,19 +62,27 @@ final class TopicAdmin implements AutoCloseable {
         });
     }
 
+    /**
+     * @param assignment the replicas of each partition, in partition order, when the requester chose
+     *     them (then {@code partitions} and {@code replicationFactor} must match it); empty to let the controller place them
+     */
     CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
-                                        Duration timeout) {
+                                        List<List<Integer>> assignment, Duration timeout) {
         Map<String, String> config = configs == null ? Map.of() : configs;
         try {
             TopicNames.validate(topic);
             validatePartitions(partitions);
             ReplicaPlacement.validate(replicationFactor, Integer.MAX_VALUE); // against the live brokers: the controller
+            if (!assignment.isEmpty()) {
+                PartitionAssigner.validateAddition(0, replicationFactor, partitions, assignment,
+                    metadata.snapshot().liveBrokers().stream().map(BrokerInfo::id).toList());
+            }
             validateConfig(config);
         } catch (MillraceException e) {
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<Void> result = track(new CompletableFuture<>());
-        byte[] request = ClusterJson.createRequest(partitions, replicationFactor, config);
+        byte[] request = ClusterJson.createRequest(partitions, replicationFactor, config, assignment);
         run(result, () -> {
             if (client.checkExists().forPath(ClusterPaths.topic(topic)) != null) {
                 throw new TopicExistsException("Topic '" + topic + "' already exists");

@@ -226,7 +226,13 @@ public final class ZkCluster implements AutoCloseable {
      */
     public CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
                                                Duration timeout) {
-        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, replicationFactor, configs, timeout)
+        return createTopic(topic, partitions, replicationFactor, configs, List.of(), timeout);
+    }
+
+    /** As above with the replicas of each partition chosen (all as many, distinct, live; empty: placed by the controller). */
+    public CompletableFuture<Void> createTopic(String topic, int partitions, int replicationFactor, Map<String, String> configs,
+                                               List<List<Integer>> assignment, Duration timeout) {
+        return state.get() == State.STARTED ? admin.createTopic(topic, partitions, replicationFactor, configs, assignment, timeout)
             : notStarted();
     }
 

@@ -19,14 +19,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 
 /**
  * Creates topics through the controller ({@link ZkCluster#createTopic}), after checking here what
- * the controller cannot: the configs against the log's topic settings (INVALID_CONFIG) and manual
- * assignments (not supported: INVALID_REPLICA_ASSIGNMENT). -1 partitions means
+ * the controller cannot: the configs against the log's topic settings (INVALID_CONFIG) and the
+ * shape of a manual assignment (the replicas of each partition, as `kafka-topics --replica-assignment`
+ * gives them; INVALID_REPLICA_ASSIGNMENT). -1 partitions means
  * {@code num.partitions}, replication factor -1 {@code default.replication.factor}; the controller
  * refuses more replicas than live brokers with INVALID_REPLICATION_FACTOR. With validate_only
  * nothing is created. A topic named twice in one
@@ -64,9 +67,11 @@ final class CreateTopicsHandler implements ApiHandler {
         int partitions;
         int replicationFactor;
         Map<String, String> configs;
+        List<List<Integer>> assignment;
         try {
-            partitions = validate(topic);
-            replicationFactor = replicationFactor(topic);
+            assignment = assignment(topic);
+            partitions = assignment.isEmpty() ? validate(topic) : assignment.size();
+            replicationFactor = assignment.isEmpty() ? replicationFactor(topic) : assignment.get(0).size();
             configs = configs(topic);
             if (validateOnly && cluster.metadata().snapshot().hasTopic(topic.name())) {
                 throw new TopicExistsException("Topic " + topic.name() + " already exists");
@@ -82,18 +87,47 @@ final class CreateTopicsHandler implements ApiHandler {
         }
         try {
             Duration timeout = timeoutMs > 0 ? Duration.ofMillis(timeoutMs) : config.cluster().topicAdminTimeout();
-            return cluster.createTopic(topic.name(), partitions, replicationFactor, configs, timeout);
+            return cluster.createTopic(topic.name(), partitions, replicationFactor, configs, assignment, timeout);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
+    /**
+     * The replicas the request chose for each partition, in partition order, or none. As on Kafka,
+     * they come instead of a partition count and replication factor (INVALID_REQUEST with either),
+     * and name the partitions 0 to n - 1 (INVALID_REPLICA_ASSIGNMENT otherwise); the brokers' count,
+     * distinctness and liveness are checked with the creation.
+     */
+    private static List<List<Integer>> assignment(CreatableTopic topic) {
+        TopicNames.validate(topic.name());
+        if (topic.assignments().isEmpty()) {
+            return List.of();
+        }
+        if (topic.numPartitions() != -1 || topic.replicationFactor() != -1) {
+            throw new ApiException(Errors.INVALID_REQUEST, "Both numPartitions or replicationFactor and replicasAssignments "
+                + "were set. Both cannot be used at the same time.");
+        }
+        SortedMap<Integer, List<Integer>> byPartition = new TreeMap<>();
+        for (CreateTopicsRequest.ReplicaAssignment chosen : topic.assignments()) {
+            if (byPartition.put(chosen.partitionIndex(), chosen.brokerIds()) != null) {
+                throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Partition " + chosen.partitionIndex()
+                    + " is assigned more than once");
+            }
+            if (chosen.brokerIds().isEmpty()) {
+                throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Partition " + chosen.partitionIndex()
+                    + " is assigned no broker");
+            }
+        }
+        if (byPartition.firstKey() != 0 || byPartition.lastKey() != byPartition.size() - 1) {
+            throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Partitions should be a consecutive 0-based integer "
+                + "sequence, not " + byPartition.keySet());
+        }
+        return List.copyOf(byPartition.values());
+    }
+
     /** The partition count to create, after checking everything but the configs. */
     private int validate(CreatableTopic topic) {
-        TopicNames.validate(topic.name());
-        if (!topic.assignments().isEmpty()) {
-            throw new ApiException(Errors.INVALID_REPLICA_ASSIGNMENT, "Manual replica assignment is not supported");
-        }
         int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
         if (partitions < 1) {
             throw new InvalidPartitionsException("Number of partitions must be at least 1, not " + topic.numPartitions());
@@ -126,6 +160,11 @@ final class CreateTopicsHandler implements ApiHandler {
     }
 
     private CreatableTopicResult result(CreatableTopic topic, Throwable failure) {
+        if (failure == null && !topic.assignments().isEmpty()) {
+            UUID id = cluster.metadata().snapshot().topic(topic.name()).map(TopicMetadata::topicId).orElse(null);
+            return new CreatableTopicResult(topic.name(), id, Errors.NONE.code(), null, topic.assignments().size(),
+                (short) topic.assignments().get(0).brokerIds().size(), List.of());
+        }
         if (failure == null) {
             int partitions = topic.numPartitions() == -1 ? config.numPartitions() : topic.numPartitions();
             // a created topic is in this broker's cache by now (creation waits for it); a validated one is not

@@ -156,7 +156,7 @@ public class TopicAdminTest {
             TopicAdmin admin = new TopicAdmin(client, cache, "test");
             try {
                 cache.start(Duration.ofSeconds(10));
-                Throwable e = Wait.failure(admin.createTopic("unattended", 1, 1, Map.of(), Duration.ofMillis(300)));
+                Throwable e = Wait.failure(admin.createTopic("unattended", 1, 1, Map.of(), List.of(), Duration.ofMillis(300)));
                 assertTrue(String.valueOf(e), e instanceof TimeoutException && e.getMessage().contains("withdrawn"));
                 assertTrue(client.getChildren().forPath(ClusterPaths.CREATE_TOPIC_REQUESTS).isEmpty());
             } finally {
