@@ -121,6 +121,15 @@ public final class LogConfig extends AbstractConfig {
         + "sync the leader when no in-sync replica is live. It brings the partition back at the cost of the records "
         + "the lost replicas had acknowledged; when false the partition stays offline until an in-sync replica returns.";
 
+    public static final String LOG_CLEANUP_POLICY_CONFIG = "log.cleanup.policy";
+    static final String LOG_CLEANUP_POLICY_DOC = "What happens to old segments: delete, by retention.ms and "
+        + "retention.bytes. Kafka's other policy, compact (keep the last record of each key), is refused: Millrace does "
+        + "not compact logs. Declared so that clients and tools that set or read delete (Kafka Streams' repartition "
+        + "topics, Kafka Connect, kafka-configs) find Kafka's name and value.";
+
+    /** The one cleanup policy Millrace has. */
+    public static final String CLEANUP_POLICY_DELETE = "delete";
+
     // ---- topic overrides -------------------------------------------------------------------
 
     public static final String SEGMENT_BYTES_CONFIG = "segment.bytes";
@@ -136,6 +145,7 @@ public final class LogConfig extends AbstractConfig {
     public static final String INDEX_INTERVAL_BYTES_CONFIG = "index.interval.bytes";
     public static final String SEGMENT_INDEX_BYTES_CONFIG = "segment.index.bytes";
     public static final String FILE_DELETE_DELAY_MS_CONFIG = "file.delete.delay.ms";
+    public static final String CLEANUP_POLICY_CONFIG = "cleanup.policy";
 
     /** 1 MiB plus Kafka's historical 12-byte log overhead, as Kafka. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + RecordBatch.LOG_OVERHEAD;
@@ -178,7 +188,9 @@ public final class LogConfig extends AbstractConfig {
             PRODUCER_ID_EXPIRATION_MS_DOC)
         .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, MIN_INSYNC_REPLICAS_DOC)
         .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, false, Importance.HIGH,
-            UNCLEAN_LEADER_ELECTION_ENABLE_DOC);
+            UNCLEAN_LEADER_ELECTION_ENABLE_DOC)
+        .define(LOG_CLEANUP_POLICY_CONFIG, Type.STRING, CLEANUP_POLICY_DELETE, deleteOnly(), Importance.MEDIUM,
+            LOG_CLEANUP_POLICY_DOC);
 
     public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
@@ -209,7 +221,19 @@ public final class LogConfig extends AbstractConfig {
         .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, null, Range.atLeast(1), Importance.HIGH,
             overrides(MIN_INSYNC_REPLICAS_CONFIG))
         .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, null, Importance.HIGH,
-            overrides(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG));
+            overrides(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG))
+        .define(CLEANUP_POLICY_CONFIG, Type.STRING, null, deleteOnly(), Importance.MEDIUM,
+            overrides(LOG_CLEANUP_POLICY_CONFIG));
+
+    /** Kafka's cleanup policies are a list of compact and delete; Millrace has delete alone. */
+    private static ConfigDef.Validator deleteOnly() {
+        return ConfigDef.Validator.described(CLEANUP_POLICY_DELETE, (name, value) -> {
+            if (value != null && !CLEANUP_POLICY_DELETE.equals(String.valueOf(value).trim())) {
+                throw new ConfigException(name, value, "Millrace does not compact logs: the only cleanup policy is "
+                    + CLEANUP_POLICY_DELETE);
+            }
+        });
+    }
 
     private final Map<String, Object> topicOverrides;
     private final int segmentBytes;
@@ -413,6 +437,7 @@ public final class LogConfig extends AbstractConfig {
             case INDEX_INTERVAL_BYTES_CONFIG -> LOG_INDEX_INTERVAL_BYTES_CONFIG;
             case SEGMENT_INDEX_BYTES_CONFIG -> LOG_INDEX_SIZE_MAX_BYTES_CONFIG;
             case FILE_DELETE_DELAY_MS_CONFIG -> LOG_SEGMENT_DELETE_DELAY_MS_CONFIG;
+            case CLEANUP_POLICY_CONFIG -> LOG_CLEANUP_POLICY_CONFIG;
             case MIN_INSYNC_REPLICAS_CONFIG, UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> topicKey; // Kafka's names are the same
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
@@ -436,6 +461,7 @@ public final class LogConfig extends AbstractConfig {
             case FILE_DELETE_DELAY_MS_CONFIG -> Long.toString(fileDeleteDelayMs);
             case MIN_INSYNC_REPLICAS_CONFIG -> Integer.toString(minInSyncReplicas);
             case UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> Boolean.toString(uncleanLeaderElectionEnable);
+            case CLEANUP_POLICY_CONFIG -> CLEANUP_POLICY_DELETE;
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
     }

@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.log.Log;
@@ -232,6 +233,24 @@ public class ConfigAdminTest {
             expect(InvalidRequestException.class, "resource type 8",
                 () -> alter(admin, new ConfigResource(ConfigResource.Type.BROKER_LOGGER, "0"), set("kafka", "DEBUG")));
             assertEquals(Map.of("retention.ms", "60000"), CLUSTER.broker(0).cluster().metadata().snapshot().topicConfig(topic));
+        }
+    }
+
+    @Test
+    public void theOnlyCleanupPolicyIsDeleteAndCompactIsRefusedWithTheReason() throws Exception {
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            admin.createTopics(List.of(new NewTopic("deleting", 1, (short) 1).configs(Map.of("cleanup.policy", "delete"))))
+                .all().get(30, TimeUnit.SECONDS);
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "deleting");
+            assertEquals("delete", describe(admin, resource).get("cleanup.policy").value());
+            ExecutionException refused = assertThrows(ExecutionException.class, () -> admin.createTopics(List.of(
+                new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all()
+                .get(30, TimeUnit.SECONDS));
+            assertEquals(InvalidConfigurationException.class, refused.getCause().getClass());
+            assertTrue(refused.getCause().getMessage(), refused.getCause().getMessage().contains("does not compact"));
+            expect(InvalidConfigurationException.class, "does not compact",
+                () -> alter(admin, resource, set("cleanup.policy", "compact,delete")));
+            assertEquals("delete", describe(admin, resource).get("cleanup.policy").value());
         }
     }
 
