@@ -1,0 +1,180 @@
+package io.millrace.kafkatools;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.millrace.broker.tools.LocalCluster;
+import io.millrace.testkit.Conditions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * A Kafka Streams application, unchanged, against two Millrace brokers. A stateless topology that
+ * re-keys and repartitions runs: Streams creates its repartition topic (cleanup.policy=delete),
+ * coordinates its instances with its own partition assignor over Kafka's group protocol, purges the
+ * repartition topic with DeleteRecords, and every record comes out under its new key, in the
+ * partition Kafka's partitioner gives it. A stateful topology needs a compacted changelog topic,
+ * which Millrace refuses: the application stops with that reason instead of running without it.
+ */
+public class KafkaStreamsIT {
+
+    private static LocalCluster cluster;
+
+    @Rule
+    public final TemporaryFolder temp = new TemporaryFolder();
+
+    @BeforeClass
+    public static void startBrokers() throws Exception {
+        cluster = LocalCluster.start(2, Map.of("group.min.session.timeout.ms", 1_000));
+    }
+
+    @AfterClass
+    public static void stopBrokers() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test(timeout = 300_000)
+    public void aStatelessTopologyRepartitionsEveryRecordByItsNewKey() throws Exception {
+        createTopics("sentences", "words");
+        List<String> sentences = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            sentences.add("the quick fox " + i + " jumps over the lazy dog " + (i % 7));
+        }
+        produce("sentences", sentences);
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("sentences", Consumed.with(Serdes.String(), Serdes.String()))
+            .flatMapValues(sentence -> Arrays.asList(sentence.split(" ")))
+            .selectKey((key, word) -> word)
+            .repartition(Repartitioned.with(Serdes.String(), Serdes.String()).withName("by-word").withNumberOfPartitions(2))
+            .mapValues(word -> word.toUpperCase())
+            .to("words", Produced.with(Serdes.String(), Serdes.String()));
+        try (KafkaStreams streams = new KafkaStreams(builder.build(), streamsProps("word-splitter"))) {
+            streams.start();
+            List<ConsumerRecord<String, String>> words = consume("words", 500 * 10);
+            assertEquals(500 * 10, words.size());
+            Map<String, Integer> counts = new TreeMap<>();
+            for (ConsumerRecord<String, String> word : words) {
+                assertEquals(word.key().toUpperCase(), word.value());
+                int expected = Utils.toPositive(Utils.murmur2(word.key().getBytes())) % 2;
+                assertEquals(word.key(), expected, word.partition());
+                counts.merge(word.key(), 1, Integer::sum);
+            }
+            assertEquals(1_000, (int) counts.get("the"));
+            assertEquals(500, (int) counts.get("fox"));
+            assertEquals(1, (int) counts.get("499"));
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+                String repartition = "word-splitter-by-word-repartition";
+                assertTrue(admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(repartition));
+                assertEquals(2, admin.describeTopics(List.of(repartition)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(repartition).partitions().size());
+            }
+        }
+    }
+
+    @Test(timeout = 300_000)
+    public void aStatefulTopologyStopsWithTheReasonItsChangelogCannotBeCreated() throws Exception {
+        createTopics("clicks");
+        produce("clicks", List.of("a", "b", "a"));
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
+            .groupBy((key, value) -> value).count().toStream().to("click-counts");
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (KafkaStreams streams = new KafkaStreams(builder.build(), streamsProps("click-counter"))) {
+            streams.setUncaughtExceptionHandler(e -> {
+                failure.compareAndSet(null, e);
+                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                    .SHUTDOWN_CLIENT;
+            });
+            streams.start();
+            Conditions.waitUntil(() -> failure.get() != null, 120_000, "the application to stop");
+            String reasons = causes(failure.get());
+            assertTrue(reasons, reasons.contains("does not compact"));
+        }
+    }
+
+    private static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            text.append(t).append('\n');
+        }
+        return text.toString();
+    }
+
+    private Properties streamsProps(String application) throws Exception {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, temp.newFolder().getAbsolutePath());
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
+        return props;
+    }
+
+    private static void createTopics(String... topics) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            List<NewTopic> created = Arrays.stream(topics).map(t -> new NewTopic(t, 2, (short) 1)).toList();
+            admin.createTopics(created).all().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void produce(String topic, List<String> values) throws Exception {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", cluster.bootstrapServers());
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < values.size(); i++) {
+                producer.send(new ProducerRecord<>(topic, "k" + i, values.get(i)));
+            }
+            producer.flush();
+        }
+    }
+
+    private static List<ConsumerRecord<String, String>> consume(String topic, int expected) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", cluster.bootstrapServers());
+        props.put("auto.offset.reset", "earliest");
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+            consumer.assign(List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1)));
+            long deadline = System.currentTimeMillis() + 120_000;
+            while (records.size() < expected && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            // anything beyond the expected count would be a duplicate
+            consumer.poll(Duration.ofMillis(1_000)).forEach(records::add);
+        }
+        return records;
+    }
+}
