@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the local logs in step with the partitions assigned to this broker: creates the log of a
  * partition it gains, with the topic's config overrides, and deletes the log of one it loses (its
- * topic was deleted). The first report lists every partition assigned; local logs not among them
- * belong to topics deleted while this broker was down and are deleted too.
+ * topic was deleted, or the partition moved to other brokers). The first report lists every
+ * partition assigned; local logs not among them belong to topics deleted, or partitions moved, while
+ * this broker was down and are deleted too.
  */
 final class LogAssignments implements PartitionAssignmentListener {
 

@@ -233,6 +233,38 @@ public class PartitionReassignmentTest {
     }
 
     @Test
+    public void aDeadBrokersReplicaIsReplacedAndItsLogDeletedWhenItReturns() throws Exception {
+        String topic = "replaced";
+        TopicPartition tp = new TopicPartition(topic, 0);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            List<Integer> placed = create(admin, topic, 2);
+            int kept = placed.get(0);
+            int dead = placed.get(1);
+            int spare = 3 - kept - dead;
+            produce(topic, 0, 200);
+            CLUSTER.crash(dead);
+            try {
+                Conditions.waitUntil(() -> {
+                    try {
+                        return sorted(describe(admin, tp).isr()).equals(List.of(kept));
+                    } catch (Exception e) {
+                        return false;
+                    }
+                }, 60_000, "the dead broker to leave the ISR");
+                reassign(admin, tp, List.of(kept, spare));
+                awaitReplicas(admin, tp, List.of(kept, spare), List.of(kept, spare));
+                produce(topic, 200, 100);
+            } finally {
+                CLUSTER.start(dead);
+            }
+            // the returning broker finds it no longer holds the partition and deletes its copy
+            awaitLogDeleted(dead, tp);
+            assertEquals(300, consume(topic).size());
+            assertEquals(List.of(kept, spare), replicaIds(describe(admin, tp)));
+        }
+    }
+
+    @Test
     public void invalidMovesAreRefusedAsOnKafka() throws Exception {
         String topic = "refused";
         TopicPartition tp = new TopicPartition(topic, 0);
