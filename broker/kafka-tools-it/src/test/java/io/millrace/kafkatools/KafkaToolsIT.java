@@ -278,6 +278,12 @@ public class KafkaToolsIT {
         int from = Integer.parseInt(partitionField(tool(KafkaTool.TOPICS, "--describe", "--topic", "relocated").output(),
             "Replicas"));
         int to = 1 - from;
+        Path topics = temp.newFile("topics.json").toPath();
+        Files.writeString(topics, "{\"version\":1,\"topics\":[{\"topic\":\"relocated\"}]}");
+        String generated = tool(KafkaTool.REASSIGN_PARTITIONS, "--generate", "--topics-to-move-json-file", topics.toString(),
+            "--broker-list", "0,1").output();
+        assertTrue(generated, generated.contains("Current partition replica assignment")
+            && generated.contains("\"topic\":\"relocated\",\"partition\":0,\"replicas\":[" + from + "]"));
         Path plan = temp.newFile("reassignment.json").toPath();
         Files.writeString(plan, "{\"version\":1,\"partitions\":[{\"topic\":\"relocated\",\"partition\":0,\"replicas\":["
             + to + "]}]}");
