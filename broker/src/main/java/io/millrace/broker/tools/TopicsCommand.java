@@ -39,10 +39,10 @@ public final class TopicsCommand {
 
     static final String USAGE = String.join("\n",
         "Usage: millrace topics (--bootstrap-server HOST:PORT | --zookeeper HOST:PORT) ACTION",
-        "  --create --topic T [--partitions N] [--replication-factor N] [--config k=v ...]",
+        "  --create --topic T [--partitions N] [--replication-factor N | --replica-assignment 1:2,2:3] [--config k=v ...]",
         "  --list",
         "  --describe [--topic T]",
-        "  --alter --topic T [--partitions N] [--config k=v ...] [--delete-config k ...]",
+        "  --alter --topic T [--partitions N [--replica-assignment 1:2,2:3,...]] [--config k=v ...] [--delete-config k ...]",
         "  --delete --topic T");
     private static final int TIMEOUT_MS = 30_000;
 
@@ -90,7 +90,8 @@ public final class TopicsCommand {
             case LIST -> list(cluster, out);
             case DESCRIBE -> describe(partitions(client, anyBroker(cluster, bootstrap), described(options, cluster)),
                 configs(client, anyBroker(cluster, bootstrap), described(options, cluster)), out, err);
-            case ALTER -> alter(options, client, anyBroker(cluster, bootstrap), out, err);
+            case ALTER -> alter(options, client, anyBroker(cluster, bootstrap), cluster.partitionCount(options.topic()), out,
+                err);
         };
     }
 
@@ -106,8 +107,14 @@ public final class TopicsCommand {
                               PrintStream err) throws InterruptedException {
         List<CreateTopicsRequest.TopicConfig> configs = new ArrayList<>();
         options.configs().forEach((k, v) -> configs.add(new CreateTopicsRequest.TopicConfig(k, v)));
+        List<CreateTopicsRequest.ReplicaAssignment> assignments = new ArrayList<>();
+        for (int p = 0; p < options.replicaAssignment().size(); p++) {
+            assignments.add(new CreateTopicsRequest.ReplicaAssignment(p, options.replicaAssignment().get(p)));
+        }
+        // with assignments Kafka wants -1 for both the count and the factor: the assignments give them
         CreateTopicsRequest request = new CreateTopicsRequest(List.of(new CreateTopicsRequest.CreatableTopic(
-            options.topic(), options.partitionsOr(1), options.replicationFactor(), List.of(), configs)), TIMEOUT_MS, false);
+            options.topic(), assignments.isEmpty() ? options.partitionsOr(1) : -1, options.replicationFactor(), assignments,
+            configs)), TIMEOUT_MS, false);
         CreateTopicsResponse.CreatableTopicResult result =
             TopicsCommand.<CreateTopicsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).topics().get(0);
         return report(result.error(), result.errorMessage(), "Created topic " + options.topic() + ".", out, err);
@@ -122,19 +129,23 @@ public final class TopicsCommand {
         return report(result.error(), result.errorMessage(), "Deleted topic " + options.topic() + ".", out, err);
     }
 
-    private static int alter(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
+    private static int alter(TopicsOptions options, NetworkClient client, Node broker, int currentPartitions, PrintStream out,
                              PrintStream err) throws InterruptedException {
-        int code = options.partitions() > 0 ? addPartitions(options, client, broker, out, err) : 0;
+        int code = options.partitions() > 0 ? addPartitions(options, client, broker, currentPartitions, out, err) : 0;
         if (code != 0 || (options.configs().isEmpty() && options.deleteConfigs().isEmpty())) {
             return code;
         }
         return alterConfigs(options, client, broker, out, err);
     }
 
-    private static int addPartitions(TopicsOptions options, NetworkClient client, Node broker, PrintStream out,
-                                     PrintStream err) throws InterruptedException {
+    /** As Kafka's tool, a replica assignment lists every partition and the new ones are taken from it. */
+    private static int addPartitions(TopicsOptions options, NetworkClient client, Node broker, int currentPartitions,
+                                     PrintStream out, PrintStream err) throws InterruptedException {
+        List<CreatePartitionsRequest.CreatePartitionsAssignment> added = options.replicaAssignment().isEmpty() ? null
+            : options.replicaAssignment().subList(Math.min(currentPartitions, options.replicaAssignment().size()),
+                options.replicaAssignment().size()).stream().map(CreatePartitionsRequest.CreatePartitionsAssignment::new).toList();
         CreatePartitionsRequest request = new CreatePartitionsRequest(List.of(new CreatePartitionsRequest.CreatePartitionsTopic(
-            options.topic(), options.partitions(), null)), TIMEOUT_MS, false);
+            options.topic(), options.partitions(), added)), TIMEOUT_MS, false);
         CreatePartitionsResponse.CreatePartitionsTopicResult result =
             TopicsCommand.<CreatePartitionsResponse>await(client.send(broker, request, TIMEOUT_MS + 5_000)).results().get(0);
         return report(result.error(), result.errorMessage(), "Topic " + options.topic() + " now has " + options.partitions()

@@ -9,9 +9,12 @@ import java.util.Map;
  * The command line of {@link TopicsCommand}, spelled as Kafka's {@code kafka-topics} spells it.
  *
  * @param partitions the value of {@code --partitions}, 0 when not given ({@link #partitionsOr})
+ * @param replicaAssignment {@code --replica-assignment}: each partition's replicas, from partition 0, as
+ *     Kafka's tool reads {@code 1:2,2:3} (partition 0 on brokers 1 and 2, partition 1 on 2 and 3); empty when not given
  */
 record TopicsOptions(String bootstrapServer, String zookeeper, Action action, String topic, int partitions,
-                     short replicationFactor, Map<String, String> configs, List<String> deleteConfigs, boolean help) {
+                     short replicationFactor, List<List<Integer>> replicaAssignment, Map<String, String> configs,
+                     List<String> deleteConfigs, boolean help) {
 
     enum Action { CREATE, LIST, DESCRIBE, DELETE, ALTER }
 
@@ -48,6 +51,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
         int partitions;
         /** -1: the broker's default.replication.factor, as Kafka's tool leaves it. */
         short replicationFactor = -1;
+        List<List<Integer>> replicaAssignment = List.of();
         final Map<String, String> configs = new LinkedHashMap<>();
         final List<String> deleteConfigs = new ArrayList<>();
         boolean help;
@@ -70,6 +74,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
                 case "--topic" -> topic = value;
                 case "--partitions" -> partitions = positive(name, value);
                 case "--replication-factor" -> replicationFactor = (short) positive(name, value);
+                case "--replica-assignment" -> replicaAssignment = assignment(value);
                 case "--config" -> config(value);
                 case "--delete-config" -> deleteConfigs.add(value);
                 default -> throw new IllegalArgumentException("Unknown option " + name);
@@ -83,6 +88,24 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
                 throw new IllegalArgumentException("--config takes key=value, not '" + pair + "'");
             }
             configs.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+
+        /** Kafka's form: partitions separated by commas, each partition's brokers by colons, preferred leader first. */
+        private static List<List<Integer>> assignment(String value) {
+            List<List<Integer>> partitions = new ArrayList<>();
+            for (String partition : value.split(",", -1)) {
+                List<Integer> brokers = new ArrayList<>();
+                for (String broker : partition.split(":", -1)) {
+                    try {
+                        brokers.add(Integer.parseInt(broker.trim()));
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--replica-assignment takes broker ids as 1:2,2:3 (partition 0 "
+                            + "on brokers 1 and 2, partition 1 on 2 and 3), not '" + value + "'");
+                    }
+                }
+                partitions.add(List.copyOf(brokers));
+            }
+            return List.copyOf(partitions);
         }
 
         private static int positive(String name, String value) {
@@ -99,7 +122,7 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
 
         TopicsOptions build() {
             if (help) {
-                return new TopicsOptions(null, null, null, null, 0, (short) 0, Map.of(), List.of(), true);
+                return new TopicsOptions(null, null, null, null, 0, (short) 0, List.of(), Map.of(), List.of(), true);
             }
             if (action == null) {
                 throw new IllegalArgumentException(ACTIONS);
@@ -113,8 +136,26 @@ record TopicsOptions(String bootstrapServer, String zookeeper, Action action, St
             if (action == Action.ALTER && configs.isEmpty() && deleteConfigs.isEmpty() && partitions == 0) {
                 throw new IllegalArgumentException("--alter needs --config k=v, --delete-config k or --partitions N");
             }
+            if (!replicaAssignment.isEmpty()) {
+                checkAssignment();
+            }
             return new TopicsOptions(bootstrapServer, zookeeper, action, topic, partitions, replicationFactor,
-                Map.copyOf(configs), List.copyOf(deleteConfigs), false);
+                replicaAssignment, Map.copyOf(configs), List.copyOf(deleteConfigs), false);
+        }
+
+        /** As Kafka's tool: with --create instead of a count and factor, with --alter beside the new count. */
+        private void checkAssignment() {
+            if (action == Action.CREATE && (partitions > 0 || replicationFactor != -1)) {
+                throw new IllegalArgumentException("--replica-assignment cannot be used with --partitions or "
+                    + "--replication-factor: it gives both");
+            }
+            if (action == Action.ALTER && partitions != replicaAssignment.size()) {
+                throw new IllegalArgumentException("--alter --partitions " + partitions + " needs --replica-assignment to "
+                    + "list all " + partitions + " partitions, not " + replicaAssignment.size());
+            }
+            if (action != Action.CREATE && action != Action.ALTER) {
+                throw new IllegalArgumentException("--replica-assignment goes with --create or --alter --partitions N");
+            }
         }
     }
 }

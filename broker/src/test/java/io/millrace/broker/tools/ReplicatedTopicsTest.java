@@ -75,6 +75,23 @@ public class ReplicatedTopicsTest {
     }
 
     @Test
+    public void createAndAlterPlaceEachPartitionOnTheReplicasGiven() throws Exception {
+        String server = cluster.bootstrapServers();
+        Result created = run("--bootstrap-server", server, "--create", "--topic", "placed", "--replica-assignment", "1:0,0:2");
+        assertEquals(created.err(), 0, created.code());
+        Result grown = run("--bootstrap-server", server, "--alter", "--topic", "placed", "--partitions", "3",
+            "--replica-assignment", "1:0,0:2,2:1");
+        assertEquals(grown.err(), 0, grown.code());
+        Conditions.waitUntil(() -> cluster.broker(0).cluster().metadata().snapshot().partitionCount("placed") == 3,
+            "the third partition");
+        Result described = run("--bootstrap-server", server, "--describe", "--topic", "placed");
+        assertEquals("Topic: placed\tPartitionCount: 3\tReplicationFactor: 2\tConfigs: \n"
+            + "\tTopic: placed\tPartition: 0\tLeader: 1\tReplicas: 1,0\tIsr: 1,0\n"
+            + "\tTopic: placed\tPartition: 1\tLeader: 0\tReplicas: 0,2\tIsr: 0,2\n"
+            + "\tTopic: placed\tPartition: 2\tLeader: 2\tReplicas: 2,1\tIsr: 2,1\n", described.out());
+    }
+
+    @Test
     public void aBrokerShuttingDownHandsItsLeadershipsOverBeforeItLeaves() throws Exception {
         CompletableFuture<ClusterSnapshot> moved = new CompletableFuture<>();
         MetadataListener watcher = (previous, current) -> current.partitionState("replicated", 0)

@@ -122,6 +122,17 @@ public class TopicsCommandTest {
         Result badPartitions = run("--bootstrap-server", "h:1", "--create", "--topic", "t", "--partitions", "zero");
         assertEquals(2, badPartitions.code());
         assertTrue(badPartitions.err().contains("positive number"));
+        Result badAssignment = run("--bootstrap-server", "h:1", "--create", "--topic", "t", "--replica-assignment", "0:x");
+        assertEquals(2, badAssignment.code());
+        assertTrue(badAssignment.err(), badAssignment.err().contains("1:2,2:3"));
+        Result assignmentAndCount = run("--bootstrap-server", "h:1", "--create", "--topic", "t", "--partitions", "2",
+            "--replica-assignment", "0,0");
+        assertEquals(2, assignmentAndCount.code());
+        assertTrue(assignmentAndCount.err(), assignmentAndCount.err().contains("cannot be used with --partitions"));
+        Result shortAssignment = run("--bootstrap-server", "h:1", "--alter", "--topic", "t", "--partitions", "3",
+            "--replica-assignment", "0,0");
+        assertEquals(2, shortAssignment.code());
+        assertTrue(shortAssignment.err(), shortAssignment.err().contains("list all 3 partitions"));
         Result invalidName = run("--bootstrap-server", cluster.bootstrapServers(), "--create", "--topic", "bad/name");
         assertEquals(1, invalidName.code());
         assertTrue(invalidName.err(), invalidName.err().contains("INVALID_TOPIC"));
