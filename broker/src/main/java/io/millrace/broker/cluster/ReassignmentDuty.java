@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -111,11 +112,9 @@ final class ReassignmentDuty {
             return ReassignmentOutcome.failed(Errors.NO_REASSIGNMENT_IN_PROGRESS, "No reassignment of " + tp + " to cancel");
         }
         List<Integer> goal = target == null ? original : target;
-        String invalid = target == null ? null : invalidTarget(target, original, allowFactorChange, live);
+        ReassignmentOutcome invalid = target == null ? null : invalidTarget(target, original, allowFactorChange, live);
         if (invalid != null) {
-            Errors error = invalid.startsWith("The replication factor") ? Errors.INVALID_REPLICATION_FACTOR
-                : Errors.INVALID_REPLICA_ASSIGNMENT;
-            return ReassignmentOutcome.failed(error, invalid);
+            return invalid;
         }
         List<Integer> newReplicas;
         if (goal.equals(original)) {
@@ -126,7 +125,7 @@ final class ReassignmentDuty {
             moving.put(tp.partition(), move.reassignment());
             newReplicas = move.replicas();
         }
-        if (newReplicas.equals(replicas) && java.util.Objects.equals(moving.get(tp.partition()), ongoing)) {
+        if (newReplicas.equals(replicas) && Objects.equals(moving.get(tp.partition()), ongoing)) {
             return ReassignmentOutcome.STARTED; // already so
         }
         PartitionState state = readState(tp, replicas);
@@ -172,22 +171,23 @@ final class ReassignmentDuty {
     }
 
     /** Why {@code target} cannot be moved to, or null when it can. */
-    private static String invalidTarget(List<Integer> target, List<Integer> original, boolean allowFactorChange,
-                                        Set<Integer> live) {
+    private static ReassignmentOutcome invalidTarget(List<Integer> target, List<Integer> original, boolean allowFactorChange,
+                                                     Set<Integer> live) {
+        String invalid = null;
         if (target.isEmpty()) {
-            return "The target replica list is empty";
+            invalid = "The target replica list is empty";
+        } else if (new HashSet<>(target).size() != target.size()) {
+            invalid = "The target replica list " + target + " names a broker twice";
+        } else {
+            invalid = target.stream().filter(b -> !live.contains(b)).findFirst()
+                .map(b -> "Broker " + b + " of the target " + target + " is not live").orElse(null);
         }
-        if (new HashSet<>(target).size() != target.size()) {
-            return "The target replica list " + target + " names a broker twice";
-        }
-        for (int broker : target) {
-            if (!live.contains(broker)) {
-                return "Broker " + broker + " of the target " + target + " is not live";
-            }
+        if (invalid != null) {
+            return ReassignmentOutcome.failed(Errors.INVALID_REPLICA_ASSIGNMENT, invalid);
         }
         if (!allowFactorChange && target.size() != original.size()) {
-            return "The replication factor of " + target + " is not the partition's " + original.size()
-                + ", and the request does not allow changing it";
+            return ReassignmentOutcome.failed(Errors.INVALID_REPLICATION_FACTOR, "The replication factor of " + target
+                + " is not the partition's " + original.size() + ", and the request does not allow changing it");
         }
         return null;
     }
