@@ -315,6 +315,22 @@ public class KafkaToolsIT {
     }
 
     @Test(timeout = 300_000)
+    public void kafkaConfigsFindsNoClientQuotasAndRefusesToSetOne() throws Exception {
+        assertEquals(List.of(), quotaLines(tool(KafkaTool.CONFIGS, "--describe", "--entity-type", "clients")));
+        KafkaTool.Run refused = KafkaTool.run(KafkaTool.CONFIGS, List.of("--bootstrap-server", bootstrap, "--alter",
+            "--entity-type", "clients", "--entity-name", "app", "--add-config", "producer_byte_rate=1024"));
+        assertEquals(refused.output(), 1, refused.exit());
+        assertTrue(refused.output(), refused.output().contains("Millrace does not throttle clients"));
+        assertEquals(List.of(), quotaLines(tool(KafkaTool.CONFIGS, "--describe", "--entity-type", "clients", "--entity-name",
+            "app")));
+    }
+
+    /** What kafka-configs printed about quotas, its logging's complaints left out. */
+    private static List<String> quotaLines(KafkaTool.Run run) {
+        return run.lines().stream().filter(l -> !l.startsWith("log4j:") && !l.isBlank()).toList();
+    }
+
+    @Test(timeout = 300_000)
     public void kafkaAclsSaysSecurityIsDisabledAndChangesNothing() throws Exception {
         for (List<String> args : List.of(List.of("--list"),
             List.of("--add", "--allow-principal", "User:alice", "--operation", "Read", "--topic", "orders"),

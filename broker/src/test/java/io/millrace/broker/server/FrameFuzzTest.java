@@ -194,6 +194,13 @@ public class FrameFuzzTest {
                 null);
             case DESCRIBE_PRODUCERS -> new io.millrace.common.protocol.message.DescribeProducersRequest(List.of(
                 new io.millrace.common.protocol.message.DescribeProducersRequest.TopicRequest(TOPIC, List.of(0, 1))));
+            case DESCRIBE_CLIENT_QUOTAS -> new io.millrace.common.protocol.message.DescribeClientQuotasRequest(List.of(
+                new io.millrace.common.protocol.message.DescribeClientQuotasRequest.Component("user", (byte) 2, null)), false);
+            case ALTER_CLIENT_QUOTAS -> new io.millrace.common.protocol.message.AlterClientQuotasRequest(List.of(
+                new io.millrace.common.protocol.message.AlterClientQuotasRequest.Entry(List.of(
+                    new io.millrace.common.protocol.message.ClientQuotaEntity("user", "fuzz")), List.of(
+                    new io.millrace.common.protocol.message.AlterClientQuotasRequest.Op("producer_byte_rate", 1024.0, false)))),
+                false);
             case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);
             case CREATE_ACLS -> new io.millrace.common.protocol.message.CreateAclsRequest(List.of(ACL));
             case DELETE_ACLS -> new io.millrace.common.protocol.message.DeleteAclsRequest(List.of(ACL));

@@ -38,6 +38,9 @@ public enum ApiKey {
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
     ALTER_PARTITION_REASSIGNMENTS(45, "AlterPartitionReassignments", 0, 1, 0),
     LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
+    // Millrace has no quotas: none to describe, a change refused
+    DESCRIBE_CLIENT_QUOTAS(48, "DescribeClientQuotas", 0, 1, 1),
+    ALTER_CLIENT_QUOTAS(49, "AlterClientQuotas", 0, 1, 1),
     // answered as by a Kafka broker with no authorizer: SECURITY_DISABLED
     DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
     CREATE_ACLS(30, "CreateAcls", 1, 3, 2),

@@ -38,6 +38,8 @@ public final class ApiMessages {
             case DESCRIBE_PRODUCERS -> DescribeProducersRequest.parse(buffer, version);
             case ALTER_PARTITION_REASSIGNMENTS -> AlterPartitionReassignmentsRequest.parse(buffer, version);
             case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsRequest.parse(buffer, version);
+            case DESCRIBE_CLIENT_QUOTAS -> DescribeClientQuotasRequest.parse(buffer, version);
+            case ALTER_CLIENT_QUOTAS -> AlterClientQuotasRequest.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
@@ -78,6 +80,8 @@ public final class ApiMessages {
             case DESCRIBE_PRODUCERS -> DescribeProducersResponse.parse(buffer, version);
             case ALTER_PARTITION_REASSIGNMENTS -> AlterPartitionReassignmentsResponse.parse(buffer, version);
             case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsResponse.parse(buffer, version);
+            case DESCRIBE_CLIENT_QUOTAS -> DescribeClientQuotasResponse.parse(buffer, version);
+            case ALTER_CLIENT_QUOTAS -> AlterClientQuotasResponse.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);

@@ -68,6 +68,11 @@ public final class ProtocolReader {
         return buffer.getLong();
     }
 
+    /** An IEEE 754 double, big-endian, as Kafka's float64. */
+    public double readFloat64() {
+        return Double.longBitsToDouble(readInt64());
+    }
+
     /** An unsigned 16-bit integer. */
     public int readUint16() {
         return readInt16() & 0xffff;

@@ -62,6 +62,11 @@ public abstract class ProtocolWriter {
         writeInt32((int) value);
     }
 
+    /** An IEEE 754 double, big-endian, as Kafka's float64. */
+    public void writeFloat64(double value) {
+        writeInt64(Double.doubleToRawLongBits(value));
+    }
+
     public void writeBool(boolean value) {
         writeInt8(value ? (byte) 1 : (byte) 0);
     }

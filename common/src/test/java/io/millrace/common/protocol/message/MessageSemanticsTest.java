@@ -101,6 +101,8 @@ public class MessageSemanticsTest {
             case DESCRIBE_PRODUCERS -> Wire.kafkaWrite(new DescribeProducersRequestTest(v).kafkaSample(), v);
             case ALTER_PARTITION_REASSIGNMENTS -> Wire.kafkaWrite(new AlterPartitionReassignmentsRequestTest(v).kafkaSample(), v);
             case LIST_PARTITION_REASSIGNMENTS -> Wire.kafkaWrite(new ListPartitionReassignmentsRequestTest(v).kafkaSample(), v);
+            case DESCRIBE_CLIENT_QUOTAS -> Wire.kafkaWrite(new DescribeClientQuotasRequestTest(v).kafkaSample(), v);
+            case ALTER_CLIENT_QUOTAS -> Wire.kafkaWrite(new AlterClientQuotasRequestTest(v).kafkaSample(), v);
             case DESCRIBE_ACLS -> Wire.kafkaWrite(new DescribeAclsRequestTest(v).kafkaSample(), v);
             case CREATE_ACLS -> Wire.kafkaWrite(new CreateAclsRequestTest(v).kafkaSample(), v);
             case DELETE_ACLS -> Wire.kafkaWrite(new DeleteAclsRequestTest(v).kafkaSample(), v);
