@@ -126,7 +126,7 @@ final class ReassignmentDuty {
             newReplicas = move.replicas();
         }
         if (newReplicas.equals(replicas) && Objects.equals(moving.get(tp.partition()), ongoing)) {
-            return ReassignmentOutcome.STARTED; // already so
+            return ReassignmentOutcome.started(replicas, goal); // already so
         }
         PartitionState state = readState(tp, replicas);
         int leader = state.leader() != ClusterSnapshot.NO_LEADER && newReplicas.contains(state.leader()) ? state.leader()
@@ -141,7 +141,7 @@ final class ReassignmentDuty {
         }
         log.info("Controller {} {} {}: replicas {} -> {} (target {}, original {})", controllerId,
             target == null ? "cancels the reassignment of" : "reassigns", tp, replicas, newReplicas, goal, original);
-        return ReassignmentOutcome.STARTED;
+        return ReassignmentOutcome.started(newReplicas, goal);
     }
 
     private void completeOne(TopicPartition tp, Set<Integer> live) throws Exception {

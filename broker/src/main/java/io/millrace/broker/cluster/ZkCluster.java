@@ -280,17 +280,17 @@ public final class ZkCluster implements AutoCloseable {
             .handle((shown, timedOut) -> errors(outcomes, metadata.snapshot())));
     }
 
-    /**
-     * Starts, changes or cancels (a null target) partition reassignments on the controller
-     * ({@link ReassignmentDuty}); answered once written, as Kafka answers once a move has started.
-     */
+    /** Starts, changes or cancels (null target) moves on the controller ({@link ReassignmentDuty}), answered once written
+     *  and shown by this broker's metadata (or after {@code timeout}), so that a list right after sees them, as on Kafka. */
     public CompletableFuture<Map<TopicPartition, ReassignmentOutcome>> alterReassignments(
-        Map<TopicPartition, List<Integer>> targets, boolean allowReplicationFactorChange) {
+        Map<TopicPartition, List<Integer>> targets, boolean allowReplicationFactorChange, Duration timeout) {
         if (state.get() != State.STARTED) {
             return CompletableFuture.failedFuture(new MillraceException("Broker " + brokerId + " is not in the cluster: it is "
                 + state.get()));
         }
-        return controller.alterReassignments(targets, allowReplicationFactorChange);
+        return controller.alterReassignments(targets, allowReplicationFactorChange).thenCompose(outcomes -> metadata
+            .whenTrue(s -> outcomes.entrySet().stream().allMatch(e -> e.getValue().shownIn(s, e.getKey())))
+            .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).handle((shown, late) -> outcomes));
     }
 
     private static boolean leadersShown(ClusterSnapshot snapshot, Map<TopicPartition, ElectionOutcome> outcomes) {

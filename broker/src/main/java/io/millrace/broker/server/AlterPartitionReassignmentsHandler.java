@@ -7,6 +7,7 @@ import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.AlterPartitionReassignmentsRequest;
 import io.millrace.common.protocol.message.AlterPartitionReassignmentsResponse;
 import io.millrace.common.protocol.message.AlterPartitionReassignmentsResponse.PartitionResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,8 @@ import java.util.Map;
  * Moves partitions to new replicas, or cancels their moves, when an operator asks
  * (`kafka-reassign-partitions --execute` and `--cancel`, AdminClient's
  * {@code alterPartitionReassignments}). Kafka's AdminClient sends it to the controller; the
- * controller writes each move ({@code ReassignmentDuty}) and answers once it has started, the
- * move going on in the background. Another broker answers NOT_CONTROLLER, at the top and for each
+ * controller writes each move ({@code ReassignmentDuty}) and answers once it has started and its own
+ * metadata shows it (within the request's timeout), the move going on in the background. Another broker answers NOT_CONTROLLER, at the top and for each
  * partition. A partition named twice in one request is INVALID_REQUEST, as on Kafka.
  */
 final class AlterPartitionReassignmentsHandler implements ApiHandler {
@@ -38,17 +39,18 @@ final class AlterPartitionReassignmentsHandler implements ApiHandler {
                 TopicPartition tp = new TopicPartition(topic.name(), partition.partitionIndex());
                 if (targets.containsKey(tp) || duplicates.containsKey(tp)) {
                     targets.remove(tp);
-                    duplicates.put(tp, new ReassignmentOutcome(Errors.INVALID_REQUEST, tp + " is named more than once"));
+                    duplicates.put(tp, ReassignmentOutcome.failed(Errors.INVALID_REQUEST, tp + " is named more than once"));
                 } else {
                     targets.put(tp, partition.replicas());
                 }
             }
         }
-        cluster.alterReassignments(targets, body.allowReplicationFactorChange()).whenComplete((outcomes, failure) -> {
+        Duration timeout = Duration.ofMillis(Math.max(0, body.timeoutMs()));
+        cluster.alterReassignments(targets, body.allowReplicationFactorChange(), timeout).whenComplete((outcomes, failure) -> {
             Map<TopicPartition, ReassignmentOutcome> all = new LinkedHashMap<>();
             if (failure != null) {
                 Errors error = ServerErrors.forException(failure);
-                targets.keySet().forEach(tp -> all.put(tp, new ReassignmentOutcome(error, ServerErrors.message(failure))));
+                targets.keySet().forEach(tp -> all.put(tp, ReassignmentOutcome.failed(error, ServerErrors.message(failure))));
             } else {
                 all.putAll(outcomes);
             }
