@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -179,13 +180,7 @@ public class PartitionReassignmentTest {
                 assertEquals(List.of(9), listed.get(tp).addingReplicas());
                 assertEquals(List.of(placed.get(1)), listed.get(tp).removingReplicas());
                 // Metadata may come from a broker whose view is a moment behind the controller's
-                Conditions.waitUntil(() -> {
-                    try {
-                        return replicaIds(describe(admin, tp)).equals(moving);
-                    } catch (Exception e) {
-                        return false;
-                    }
-                }, "every broker to show the moving replicas");
+                awaitDescribed(admin, tp, info -> replicaIds(info).equals(moving), "every broker to show the moving replicas");
                 // adding a partition rewrites the topic's assignment: the move stays
                 admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(2))).all().get(30, TimeUnit.SECONDS);
                 Conditions.waitUntil(() -> CLUSTER.broker(0).cluster().metadata().snapshot().partitionCount(topic) == 2,
@@ -252,13 +247,7 @@ public class PartitionReassignmentTest {
             produce(topic, 0, 200);
             CLUSTER.crash(dead);
             try {
-                Conditions.waitUntil(() -> {
-                    try {
-                        return sorted(describe(admin, tp).isr()).equals(List.of(kept));
-                    } catch (Exception e) {
-                        return false;
-                    }
-                }, 60_000, "the dead broker to leave the ISR");
+                awaitDescribed(admin, tp, info -> sorted(info.isr()).equals(List.of(kept)), "the dead broker to leave the ISR");
                 reassign(admin, tp, List.of(kept, spare));
                 awaitReplicas(admin, tp, List.of(kept, spare), List.of(kept, spare));
                 produce(topic, 200, 100);
@@ -345,15 +334,28 @@ public class PartitionReassignmentTest {
 
     /** Waits until the partition has these replicas and in-sync replicas, and no move of it is listed. */
     private static void awaitReplicas(Admin admin, TopicPartition tp, List<Integer> replicas, List<Integer> isr) {
+        awaitDescribed(admin, tp, info -> replicaIds(info).equals(replicas)
+            && sorted(info.isr()).equals(isr.stream().sorted().toList()) && !listed(admin).containsKey(tp),
+            tp + " on replicas " + replicas + " with ISR " + isr);
+    }
+
+    /** Waits up to a minute until a Metadata answer about {@code tp} passes {@code check}. */
+    private static void awaitDescribed(Admin admin, TopicPartition tp, Predicate<TopicPartitionInfo> check, String what) {
         Conditions.waitUntil(() -> {
             try {
-                TopicPartitionInfo info = describe(admin, tp);
-                return replicaIds(info).equals(replicas) && sorted(info.isr()).equals(isr.stream().sorted().toList())
-                    && !admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS).containsKey(tp);
+                return check.test(describe(admin, tp));
             } catch (Exception e) {
                 return false;
             }
-        }, 60_000, tp + " on replicas " + replicas + " with ISR " + isr);
+        }, 60_000, what);
+    }
+
+    private static Map<TopicPartition, PartitionReassignment> listed(Admin admin) {
+        try {
+            return admin.listPartitionReassignments().reassignments().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static List<Integer> sorted(List<Node> nodes) {
