@@ -3,8 +3,14 @@ package io.millrace.kafkatools;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.broker.log.Log;
 import io.millrace.broker.tools.LocalCluster;
+import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordBatchIterator;
 import io.millrace.testkit.Conditions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,14 +19,15 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.LongDeserializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -28,7 +35,10 @@ import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.junit.AfterClass;
@@ -42,8 +52,9 @@ import org.junit.rules.TemporaryFolder;
  * re-keys and repartitions runs: Streams creates its repartition topic (cleanup.policy=delete),
  * coordinates its instances with its own partition assignor over Kafka's group protocol, purges the
  * repartition topic with DeleteRecords, and every record comes out under its new key, in the
- * partition Kafka's partitioner gives it. A stateful topology needs a compacted changelog topic,
- * which Millrace refuses: the application stops with that reason instead of running without it.
+ * partition Kafka's partitioner gives it. A stateful topology counts into a store backed by a
+ * compacted changelog topic, which the brokers' cleaner compacts; a new instance with no local
+ * state restores the store from what compaction left and counts on from there.
  */
 public class KafkaStreamsIT {
 
@@ -54,7 +65,7 @@ public class KafkaStreamsIT {
 
     @BeforeClass
     public static void startBrokers() throws Exception {
-        cluster = LocalCluster.start(2, Map.of("group.min.session.timeout.ms", 1_000));
+        cluster = LocalCluster.start(2, Map.of("group.min.session.timeout.ms", 1_000, "log.cleaner.backoff.ms", 100));
     }
 
     @AfterClass
@@ -104,32 +115,104 @@ public class KafkaStreamsIT {
     }
 
     @Test(timeout = 300_000)
-    public void aStatefulTopologyStopsWithTheReasonItsChangelogCannotBeCreated() throws Exception {
-        createTopics("clicks");
-        produce("clicks", List.of("a", "b", "a"));
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
-            .groupBy((key, value) -> value).count().toStream().to("click-counts");
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        try (KafkaStreams streams = new KafkaStreams(builder.build(), streamsProps("click-counter"))) {
-            streams.setUncaughtExceptionHandler(e -> {
-                failure.compareAndSet(null, e);
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                    .SHUTDOWN_CLIENT;
-            });
+    public void aStatefulTopologyCountsAndRestoresItsStateFromACompactedChangelog() throws Exception {
+        createTopics("clicks", "click-counts");
+        String[] pages = {"home", "cart", "search", "help"};
+        Map<String, Long> expected = new TreeMap<>();
+        List<String> clicks = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String page = pages[(i * i) % pages.length];
+            clicks.add(page);
+            expected.merge(page, 1L, Long::sum);
+        }
+        produce("clicks", clicks);
+        String changelog = "click-counter-counts-changelog";
+        try (KafkaStreams streams = new KafkaStreams(countingTopology(), countingProps())) {
             streams.start();
-            Conditions.waitUntil(() -> failure.get() != null, 120_000, "the application to stop");
-            String reasons = causes(failure.get());
-            assertTrue(reasons, reasons.contains("does not compact"));
+            awaitCounts(expected);
+        }
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, changelog);
+            assertEquals("compact", admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS).get(resource)
+                .get("cleanup.policy").value());
+        }
+        // The cleaner (every 100 ms here) removes all but each page's last count from the closed segments.
+        Conditions.waitUntil(() -> changelogRecords(changelog) < clicks.size(), 60_000,
+            "the changelog's superseded counts to be removed");
+
+        // A new instance with an empty state directory rebuilds the store from the compacted changelog alone.
+        produce("clicks", List.of("home", "help"));
+        expected.merge("home", 1L, Long::sum);
+        expected.merge("help", 1L, Long::sum);
+        try (KafkaStreams streams = new KafkaStreams(countingTopology(), countingProps())) {
+            streams.start();
+            awaitCounts(expected);
         }
     }
 
-    private static String causes(Throwable failure) {
-        StringBuilder text = new StringBuilder();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            text.append(t).append('\n');
+    private static Topology countingTopology() {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("clicks", Consumed.with(Serdes.String(), Serdes.String()))
+            .groupBy((key, page) -> page, Grouped.with(Serdes.String(), Serdes.String()))
+            .count(Materialized.as("counts"))
+            .toStream().to("click-counts", Produced.with(Serdes.String(), Serdes.Long()));
+        return builder.build();
+    }
+
+    private Properties countingProps() throws Exception {
+        Properties props = streamsProps("click-counter");
+        // Small segments for the internal topics, so that the changelog has closed segments to clean.
+        props.put(StreamsConfig.topicPrefix("segment.bytes"), 2048);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        return props;
+    }
+
+    /** Waits until the last count read for each page is the expected one. */
+    private static void awaitCounts(Map<String, Long> expected) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", cluster.bootstrapServers());
+        props.put("auto.offset.reset", "earliest");
+        Map<String, Long> latest = new TreeMap<>();
+        try (KafkaConsumer<String, Long> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+            new LongDeserializer())) {
+            consumer.assign(List.of(new TopicPartition("click-counts", 0), new TopicPartition("click-counts", 1)));
+            long deadline = System.currentTimeMillis() + 120_000;
+            while (!latest.equals(expected) && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> latest.put(r.key(), r.value()));
+            }
         }
-        return text.toString();
+        assertEquals(expected, latest);
+    }
+
+    /** Records held in the changelog's partitions on their leaders. */
+    private static long changelogRecords(String changelog) {
+        long records = 0;
+        for (int id = 0; id < cluster.brokerCount(); id++) {
+            for (Log log : cluster.broker(id).logManager().allLogs()) {
+                if (log.topicPartition().topic().equals(changelog)) {
+                    records += countRecords(log);
+                }
+            }
+        }
+        return records;
+    }
+
+    private static long countRecords(Log log) {
+        long count = 0;
+        long offset = log.logStartOffset();
+        while (offset < log.logEndOffset()) {
+            ByteBuffer bytes;
+            try {
+                bytes = log.read(offset, 1 << 20, true).readFully();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            for (RecordBatch batch : RecordBatchIterator.batches(bytes)) {
+                count += batch.recordCount();
+                offset = batch.nextOffset();
+            }
+        }
+        return count;
     }
 
     private Properties streamsProps(String application) throws Exception {

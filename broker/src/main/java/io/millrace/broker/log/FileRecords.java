@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -191,7 +192,7 @@ final class FileRecords implements Closeable {
 
     /**
      * Reads the batch at {@code position} into {@code scratch} (or a larger buffer if it does not
-     * fit, which is returned) and checks it with {@link RecordBatch#ensureValid()}. For recovery:
+     * fit, which is returned) and checks it with {@link RecordBatch#ensureIntact()}. For recovery:
      * throws {@link CorruptRecordException} for a torn tail, and the record exceptions for
      * damage, so that the caller can report why it stopped.
      */
@@ -212,7 +213,7 @@ final class FileRecords implements Closeable {
         buffer.clear().limit(batchSize);
         IoUtils.readFully(channel, buffer, position);
         buffer.flip();
-        RecordBatch.wrap(buffer, 0).ensureValid();
+        RecordBatch.wrap(buffer, 0).ensureIntact();
         return buffer;
     }
 
@@ -236,6 +237,12 @@ final class FileRecords implements Closeable {
 
     void renameTo(Path target) throws IOException {
         Files.move(file, target);
+        file = target;
+    }
+
+    /** Renames the file over {@code target} in one atomic step: a reader of the path sees the old file or this one. */
+    void replace(Path target) throws IOException {
+        Files.move(file, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         file = target;
     }
 

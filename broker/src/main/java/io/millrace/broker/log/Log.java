@@ -185,8 +185,9 @@ public final class Log implements Closeable {
      * bounds; the batches must continue each other's offsets. The leader epochs they begin are
      * recorded, and their producers' state as the leader had it. Does not fsync.
      *
-     * @throws UnexpectedAppendOffsetException the first batch does not start at the log end offset
-     * @throws InvalidRecordException          a batch is damaged, or does not start where the one before ended
+     * @throws UnexpectedAppendOffsetException the first batch starts before the log end offset (after it is a
+     *                                         compacted leader's gap)
+     * @throws InvalidRecordException          a batch is damaged, or starts before the one before it ended
      * @throws KafkaStorageException           the log is closed or its directory offline
      */
     public LogAppendInfo appendAsFollower(ByteBuffer records) {

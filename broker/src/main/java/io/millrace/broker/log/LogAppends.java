@@ -125,7 +125,8 @@ final class LogAppends {
         try {
             log.ensureUsable();
             long end = log.end().offset();
-            if (info.firstOffset() != end) {
+            // Past the end is a gap a compacted leader's cleaner left; before it would rewrite the log.
+            if (info.firstOffset() < end) {
                 throw new UnexpectedAppendOffsetException(log.topicPartition(), end, info.firstOffset());
             }
             long now = log.context().time().milliseconds();

@@ -122,13 +122,14 @@ public final class LogConfig extends AbstractConfig {
         + "the lost replicas had acknowledged; when false the partition stays offline until an in-sync replica returns.";
 
     public static final String LOG_CLEANUP_POLICY_CONFIG = "log.cleanup.policy";
-    static final String LOG_CLEANUP_POLICY_DOC = "What happens to old segments: delete, by retention.ms and "
-        + "retention.bytes. Kafka's other policy, compact (keep the last record of each key), is refused: Millrace does "
-        + "not compact logs. Declared so that clients and tools that set or read delete (Kafka Streams' repartition "
-        + "topics, Kafka Connect, kafka-configs) find Kafka's name and value.";
+    static final String LOG_CLEANUP_POLICY_DOC = "What happens to old records, a comma-separated list: delete removes "
+        + "closed segments by retention.ms and retention.bytes; compact keeps only the last record of each key (and "
+        + "removes a key's tombstone, a record with a null value, once delete.retention.ms has passed); compact,delete "
+        + "does both. A compacted topic refuses records without a key.";
 
-    /** The one cleanup policy Millrace has. */
+    /** Cleanup policies: Kafka's names. */
     public static final String CLEANUP_POLICY_DELETE = "delete";
+    public static final String CLEANUP_POLICY_COMPACT = "compact";
 
     // ---- topic overrides -------------------------------------------------------------------
 
@@ -152,7 +153,7 @@ public final class LogConfig extends AbstractConfig {
     private static final long HOUR_MS = 60L * 60 * 1000;
     private static final String TIMESTAMP_TYPES_CSV = "CreateTime,LogAppendTime";
 
-    public static final ConfigDef BROKER_CONFIG = new ConfigDef()
+    public static final ConfigDef BROKER_CONFIG = LogCleanerConfig.defineBrokerSettings(new ConfigDef()
         .define(LOG_DIRS_CONFIG, Type.LIST, "/tmp/millrace-logs", Importance.HIGH, LOG_DIRS_DOC)
         .define(LOG_SEGMENT_BYTES_CONFIG, Type.INT, 1024 * 1024 * 1024, Range.atLeast(RecordBatch.HEADER_SIZE),
             Importance.HIGH, LOG_SEGMENT_BYTES_DOC)
@@ -189,10 +190,10 @@ public final class LogConfig extends AbstractConfig {
         .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, MIN_INSYNC_REPLICAS_DOC)
         .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, false, Importance.HIGH,
             UNCLEAN_LEADER_ELECTION_ENABLE_DOC)
-        .define(LOG_CLEANUP_POLICY_CONFIG, Type.STRING, CLEANUP_POLICY_DELETE, deleteOnly(), Importance.MEDIUM,
-            LOG_CLEANUP_POLICY_DOC);
+        .define(LOG_CLEANUP_POLICY_CONFIG, Type.STRING, CLEANUP_POLICY_DELETE, cleanupPolicies(), Importance.MEDIUM,
+            LOG_CLEANUP_POLICY_DOC));
 
-    public static final ConfigDef TOPIC_CONFIG = new ConfigDef()
+    public static final ConfigDef TOPIC_CONFIG = LogCleanerConfig.defineTopicSettings(new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
             overrides(LOG_SEGMENT_BYTES_CONFIG))
         .define(SEGMENT_MS_CONFIG, Type.LONG, null, Range.atLeast(1), Importance.MEDIUM, overrides(LOG_ROLL_MS_CONFIG))
@@ -222,15 +223,14 @@ public final class LogConfig extends AbstractConfig {
             overrides(MIN_INSYNC_REPLICAS_CONFIG))
         .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, null, Importance.HIGH,
             overrides(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG))
-        .define(CLEANUP_POLICY_CONFIG, Type.STRING, null, deleteOnly(), Importance.MEDIUM,
-            overrides(LOG_CLEANUP_POLICY_CONFIG));
+        .define(CLEANUP_POLICY_CONFIG, Type.STRING, null, cleanupPolicies(), Importance.MEDIUM,
+            overrides(LOG_CLEANUP_POLICY_CONFIG)));
 
-    /** Kafka's cleanup policies are a list of compact and delete; Millrace has delete alone. */
-    private static ConfigDef.Validator deleteOnly() {
-        return ConfigDef.Validator.described(CLEANUP_POLICY_DELETE, (name, value) -> {
-            if (value != null && !CLEANUP_POLICY_DELETE.equals(String.valueOf(value).trim())) {
-                throw new ConfigException(name, value, "Millrace does not compact logs: the only cleanup policy is "
-                    + CLEANUP_POLICY_DELETE);
+    /** Kafka's cleanup policies: a comma-separated list of compact and delete, at least one. */
+    private static ConfigDef.Validator cleanupPolicies() {
+        return ConfigDef.Validator.described("[compact, delete]", (name, value) -> {
+            if (value != null) {
+                CleanupPolicy.parse(name, String.valueOf(value));
             }
         });
     }
@@ -251,6 +251,11 @@ public final class LogConfig extends AbstractConfig {
     private final long fileDeleteDelayMs;
     private final int minInSyncReplicas;
     private final boolean uncleanLeaderElectionEnable;
+    private final CleanupPolicy cleanupPolicy;
+    private final double minCleanableRatio;
+    private final long deleteRetentionMs;
+    private final long minCompactionLagMs;
+    private final long maxCompactionLagMs;
 
     /** Broker settings from {@code props}; undeclared keys are kept in {@link #originals()} and ignored. */
     public LogConfig(Map<?, ?> props) {
@@ -279,6 +284,16 @@ public final class LogConfig extends AbstractConfig {
         this.minInSyncReplicas = (Integer) effective(MIN_INSYNC_REPLICAS_CONFIG, get(MIN_INSYNC_REPLICAS_CONFIG));
         this.uncleanLeaderElectionEnable = (Boolean) effective(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG,
             get(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG));
+        this.cleanupPolicy = CleanupPolicy.parse(CLEANUP_POLICY_CONFIG,
+            (String) effective(CLEANUP_POLICY_CONFIG, get(LOG_CLEANUP_POLICY_CONFIG)));
+        this.minCleanableRatio = (Double) effective(LogCleanerConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
+            get(LogCleanerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO_CONFIG));
+        this.deleteRetentionMs = (Long) effective(LogCleanerConfig.DELETE_RETENTION_MS_CONFIG,
+            get(LogCleanerConfig.LOG_CLEANER_DELETE_RETENTION_MS_CONFIG));
+        this.minCompactionLagMs = (Long) effective(LogCleanerConfig.MIN_COMPACTION_LAG_MS_CONFIG,
+            get(LogCleanerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS_CONFIG));
+        this.maxCompactionLagMs = (Long) effective(LogCleanerConfig.MAX_COMPACTION_LAG_MS_CONFIG,
+            get(LogCleanerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS_CONFIG));
     }
 
     /** Every setting at its default. */
@@ -327,7 +342,7 @@ public final class LogConfig extends AbstractConfig {
         return hours < 0 ? -1L : hours * HOUR_MS;
     }
 
-    private static String overrides(String brokerName) {
+    static String overrides(String brokerName) {
         return "Per-topic override of " + brokerName + "; see there.";
     }
 
@@ -416,6 +431,40 @@ public final class LogConfig extends AbstractConfig {
         return uncleanLeaderElectionEnable;
     }
 
+    public CleanupPolicy cleanupPolicy() {
+        return cleanupPolicy;
+    }
+
+    /** The share of dirty bytes at which a compacted partition is cleaned. */
+    public double minCleanableRatio() {
+        return minCleanableRatio;
+    }
+
+    /** How long a tombstone outlives its segment's largest timestamp. */
+    public long deleteRetentionMs() {
+        return deleteRetentionMs;
+    }
+
+    public long minCompactionLagMs() {
+        return minCompactionLagMs;
+    }
+
+    public long maxCompactionLagMs() {
+        return maxCompactionLagMs;
+    }
+
+    public boolean cleanerEnabled() {
+        return getBoolean(LogCleanerConfig.LOG_CLEANER_ENABLE_CONFIG);
+    }
+
+    public long cleanerBackoffMs() {
+        return getLong(LogCleanerConfig.LOG_CLEANER_BACKOFF_MS_CONFIG);
+    }
+
+    public long cleanerDedupeBufferSize() {
+        return getLong(LogCleanerConfig.LOG_CLEANER_DEDUPE_BUFFER_SIZE_CONFIG);
+    }
+
     /** The topic overrides that are set, under their topic names. */
     public Map<String, Object> overrides() {
         return Map.copyOf(topicOverridesGiven());
@@ -438,6 +487,10 @@ public final class LogConfig extends AbstractConfig {
             case SEGMENT_INDEX_BYTES_CONFIG -> LOG_INDEX_SIZE_MAX_BYTES_CONFIG;
             case FILE_DELETE_DELAY_MS_CONFIG -> LOG_SEGMENT_DELETE_DELAY_MS_CONFIG;
             case CLEANUP_POLICY_CONFIG -> LOG_CLEANUP_POLICY_CONFIG;
+            case LogCleanerConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG -> LogCleanerConfig.LOG_CLEANER_MIN_CLEANABLE_RATIO_CONFIG;
+            case LogCleanerConfig.DELETE_RETENTION_MS_CONFIG -> LogCleanerConfig.LOG_CLEANER_DELETE_RETENTION_MS_CONFIG;
+            case LogCleanerConfig.MIN_COMPACTION_LAG_MS_CONFIG -> LogCleanerConfig.LOG_CLEANER_MIN_COMPACTION_LAG_MS_CONFIG;
+            case LogCleanerConfig.MAX_COMPACTION_LAG_MS_CONFIG -> LogCleanerConfig.LOG_CLEANER_MAX_COMPACTION_LAG_MS_CONFIG;
             case MIN_INSYNC_REPLICAS_CONFIG, UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> topicKey; // Kafka's names are the same
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
@@ -461,7 +514,11 @@ public final class LogConfig extends AbstractConfig {
             case FILE_DELETE_DELAY_MS_CONFIG -> Long.toString(fileDeleteDelayMs);
             case MIN_INSYNC_REPLICAS_CONFIG -> Integer.toString(minInSyncReplicas);
             case UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG -> Boolean.toString(uncleanLeaderElectionEnable);
-            case CLEANUP_POLICY_CONFIG -> CLEANUP_POLICY_DELETE;
+            case CLEANUP_POLICY_CONFIG -> cleanupPolicy.toString();
+            case LogCleanerConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG -> Double.toString(minCleanableRatio);
+            case LogCleanerConfig.DELETE_RETENTION_MS_CONFIG -> Long.toString(deleteRetentionMs);
+            case LogCleanerConfig.MIN_COMPACTION_LAG_MS_CONFIG -> Long.toString(minCompactionLagMs);
+            case LogCleanerConfig.MAX_COMPACTION_LAG_MS_CONFIG -> Long.toString(maxCompactionLagMs);
             default -> throw new IllegalArgumentException("Not a topic setting: " + topicKey);
         };
     }

@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Base offsets are zero-padded to 20 digits so that {@code ls} sorts segments numerically.
- * {@code .cleaned} and {@code .swap} are reserved for a future log cleaner's atomic renames;
- * this version never writes them and discards any it finds at startup. Stateless.
+ * {@code .cleaned} files are the log cleaner's copy of a segment before it takes the original's
+ * place; {@code .swap} is reserved. Both are discarded at startup. Stateless.
  */
 public final class LogFileNames {
 
@@ -81,6 +81,11 @@ public final class LogFileNames {
     /** The snapshot of the producers' state when the log ended at {@code offset}. */
     public static Path producerSnapshotFile(Path dir, long offset) {
         return dir.resolve(filenamePrefix(offset) + PRODUCER_SNAPSHOT_SUFFIX);
+    }
+
+    /** The name of a cleaned copy of {@code file} ({@code <name>.cleaned}), written beside it. */
+    public static Path cleanedFile(Path file) {
+        return file.resolveSibling(file.getFileName() + CLEANED_SUFFIX);
     }
 
     /** The name a file takes while it waits for its delayed delete. */

@@ -59,6 +59,7 @@ public final class LogManager implements Closeable {
     private final LogCheckpoints checkpoints = new LogCheckpoints(logs.values());
     private volatile boolean started;
     private volatile boolean shutDown;
+    private final LogCleaner cleaner;
 
     /** A manager of the directories in {@code log.dirs}. */
     public LogManager(LogConfig config, Time time) {
@@ -84,6 +85,7 @@ public final class LogManager implements Closeable {
         // Pending delayed deletes are dropped at shutdown; startup removes their .deleted files.
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.context = new LogContext(time, opener, failureChannel, flusher, scheduler);
+        this.cleaner = new LogCleaner(this::usableLogs, config, time);
         failureChannel.addListener(this::handleDirOffline);
     }
 
@@ -104,6 +106,9 @@ public final class LogManager implements Closeable {
         schedule("retention", defaultConfig.retentionCheckIntervalMs(), this::cleanupLogs);
         schedule("flush check", defaultConfig.flushSchedulerIntervalMs(), this::flushDirtyLogs);
         schedule("recovery point checkpoint", defaultConfig.flushCheckpointIntervalMs(), this::checkpointRecoveryPoints);
+        if (defaultConfig.cleanerEnabled()) {
+            cleaner.start();
+        }
     }
 
     private void schedule(String name, long intervalMs, Runnable task) {
@@ -178,6 +183,7 @@ public final class LogManager implements Closeable {
         }
         shutDown = true;
         LOG.info("Shutting down the log manager");
+        stopCleaner();
         scheduler.shutdown();
         awaitQuietly();
         for (Log log : logs.values()) {
@@ -202,6 +208,7 @@ public final class LogManager implements Closeable {
         }
         shutDown = true;
         LOG.warn("Halting the log manager without a clean shutdown");
+        stopCleaner();
         scheduler.shutdownNow();
         awaitQuietly();
         flusher.close();
@@ -211,6 +218,10 @@ public final class LogManager implements Closeable {
     @Override
     public void close() {
         shutdown();
+    }
+
+    private void stopCleaner() {
+        cleaner.close();
     }
 
     private void awaitQuietly() {
@@ -399,6 +410,16 @@ public final class LogManager implements Closeable {
             }
         }
         return deleted;
+    }
+
+    /** One pass of the log cleaner over the compacted logs that are due, whether or not its thread runs; returns how many it cleaned. */
+    public int cleanCompactedLogs() {
+        return cleaner.cleanDueLogs();
+    }
+
+    /** The log cleaner, for its counters; its thread runs from startup when log.cleaner.enable. */
+    public LogCleaner cleaner() {
+        return cleaner;
     }
 
     /** Asks for a flush of every log whose last flush is older than its {@code flush.ms}. */

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Time- and size-based retention of one {@link Log}: Kafka's rule, whole closed segments from the
- * oldest on, never the active one; and the deletion of records below a log start offset that
+ * Time- and size-based retention of one {@link Log} whose cleanup.policy holds delete: Kafka's rule,
+ * whole closed segments from the oldest on, never the active one; and the deletion of records below a log start offset that
  * DeleteRecords moved forward, which takes the segments wholly below it. Deleted segments are renamed to {@code .deleted} at once and their
  * files removed after {@code file.delete.delay.ms}, so that reads already under way can finish. A retention pass
  * also forgets the idempotent producers idle for {@code producer.id.expiration.ms}.
@@ -84,10 +84,12 @@ final class LogRetention {
         List<LogSegment> deletable = new ArrayList<>();
         long excessBytes = log.size() - config.retentionBytes();
         long startSegment = log.segmentBaseFor(log.logStartOffset());
+        // A topic compacted and not deleted keeps each key's last record however old (Kafka's rule).
+        boolean retains = config.cleanupPolicy().delete();
         for (LogSegment segment : log.segmentsBelow(log.end().segment().baseOffset())) {
             boolean belowStart = segment.baseOffset() < startSegment;
-            boolean expired = config.retentionMs() >= 0 && now - segment.largestTimestamp() > config.retentionMs();
-            boolean overSize = config.retentionBytes() >= 0 && excessBytes >= segment.size();
+            boolean expired = retains && config.retentionMs() >= 0 && now - segment.largestTimestamp() > config.retentionMs();
+            boolean overSize = retains && config.retentionBytes() >= 0 && excessBytes >= segment.size();
             if (!belowStart && !expired && !overSize) {
                 break;
             }

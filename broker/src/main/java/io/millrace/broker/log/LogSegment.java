@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * One segment of a partition's log: the batches from {@link #baseOffset()} up to the next
  * segment's base offset, stored in {@code <base>.log} ({@link FileRecords}) with a sparse
  * {@code <base>.index} ({@link OffsetIndex}) and {@code <base>.timeindex} ({@link TimeIndex}).
- * Offsets inside a segment are contiguous from its base offset (Millrace has no compaction),
- * which recovery checks, since a batch's base offset is not covered by its CRC.
+ * Offsets inside a segment increase from its base offset, which recovery checks, since a batch's
+ * base offset is not covered by its CRC; they are contiguous unless the log cleaner removed
+ * records ({@link LogCompaction}), which leaves gaps between batches and inside them.
  *
  * <p>Thread-safety: one writer and many readers. {@link #append}, {@link #recover},
  * {@link #onBecomeInactive}, the renames and {@link #close} are called only under the owning
@@ -89,10 +90,49 @@ final class LogSegment implements Closeable {
 
     /** A segment from its files as they are; index files that are missing are created empty and reported by {@link #indexProblem}. */
     static LogSegment open(Path dir, long baseOffset, LogConfig config, LogContext context) throws IOException {
-        Path indexFile = LogFileNames.offsetIndexFile(dir, baseOffset);
-        Path timeIndexFile = LogFileNames.timeIndexFile(dir, baseOffset);
+        return open(LogFileNames.logFile(dir, baseOffset), LogFileNames.offsetIndexFile(dir, baseOffset),
+            LogFileNames.timeIndexFile(dir, baseOffset), baseOffset, config, context);
+    }
+
+    /**
+     * A new, empty segment in {@code .cleaned} files beside the segment of the same base offset:
+     * the log cleaner's copy, written and indexed by {@link #append}, then moved over the original
+     * by {@link #takePlaceOf}. Files left by an earlier attempt are discarded.
+     */
+    static LogSegment createCleaned(Path dir, long baseOffset, LogConfig config, LogContext context) throws IOException {
+        Path logFile = LogFileNames.cleanedFile(LogFileNames.logFile(dir, baseOffset));
+        Path indexFile = LogFileNames.cleanedFile(LogFileNames.offsetIndexFile(dir, baseOffset));
+        Path timeIndexFile = LogFileNames.cleanedFile(LogFileNames.timeIndexFile(dir, baseOffset));
+        for (Path file : new Path[] {logFile, indexFile, timeIndexFile}) {
+            Files.deleteIfExists(file);
+        }
+        LogSegment segment = open(logFile, indexFile, timeIndexFile, baseOffset, config, context);
+        segment.indexesMissing = false;
+        segment.resizeIndexes(config.maxIndexSize());
+        return segment;
+    }
+
+    /**
+     * Moves this cleaned copy's files over {@code original}'s. The original's indexes go first, so
+     * a crash at any point leaves a {@code .log} whose indexes are either its own or missing (and
+     * then rebuilt at load); the {@code .log} itself is replaced in one atomic rename. Readers
+     * already in the original keep its open files.
+     */
+    void takePlaceOf(LogSegment original, Path dir) throws IOException {
+        original.markReplaced();
+        Files.deleteIfExists(LogFileNames.offsetIndexFile(dir, baseOffset));
+        Files.deleteIfExists(LogFileNames.timeIndexFile(dir, baseOffset));
+        IoUtils.fsyncDirectory(dir);
+        log.replace(LogFileNames.logFile(dir, baseOffset));
+        offsetIndex.renameTo(LogFileNames.offsetIndexFile(dir, baseOffset));
+        timeIndex.renameTo(LogFileNames.timeIndexFile(dir, baseOffset));
+        IoUtils.fsyncDirectory(dir);
+    }
+
+    private static LogSegment open(Path logFile, Path indexFile, Path timeIndexFile, long baseOffset, LogConfig config,
+                                   LogContext context) throws IOException {
         boolean indexesMissing = !Files.exists(indexFile) || !Files.exists(timeIndexFile);
-        FileRecords log = FileRecords.open(LogFileNames.logFile(dir, baseOffset), context.opener());
+        FileRecords log = FileRecords.open(logFile, context.opener());
         OffsetIndex offsetIndex = null;
         try {
             offsetIndex = new OffsetIndex(indexFile, baseOffset, context.opener());
@@ -177,6 +217,14 @@ final class LogSegment implements Closeable {
         return log.slice(first.position(), Math.min(maxPosition - first.position(), budget));
     }
 
+    /**
+     * The batch at {@code position} in {@code scratch} (or a larger buffer, returned), checked by
+     * {@link RecordBatch#ensureIntact()}: how the cleaner walks a closed segment.
+     */
+    ByteBuffer readBatchAt(int position, ByteBuffer scratch) throws IOException {
+        return log.readValidBatch(position, scratch);
+    }
+
     /** An empty slice at {@code position}: what a fetch at the log end gets. */
     FileSlice emptySlice(int position) {
         return log.slice(position, 0);
@@ -197,7 +245,7 @@ final class LogSegment implements Closeable {
 
     /**
      * Rebuilds both indexes from the {@code .log} file and truncates it at the first batch that is
-     * torn, fails {@link RecordBatch#ensureValid()}, or does not continue the offsets. Logs what
+     * torn, fails {@link RecordBatch#ensureIntact()}, or starts before the previous batch ended. Logs what
      * it cut at WARN and returns the number of bytes truncated.
      */
     int recover() throws IOException {
@@ -228,9 +276,9 @@ final class LogSegment implements Closeable {
     }
 
     private void checkOffsets(RecordBatch batch, long expectedBaseOffset) {
-        if (batch.baseOffset() != expectedBaseOffset) {
-            throw new CorruptRecordException("Batch has base offset " + batch.baseOffset() + " where offset "
-                + expectedBaseOffset + " was due");
+        if (batch.baseOffset() < expectedBaseOffset) {
+            throw new CorruptRecordException("Batch has base offset " + batch.baseOffset() + ", before offset "
+                + expectedBaseOffset + " where the batch before it ended");
         }
         if (batch.lastOffset() - baseOffset > Integer.MAX_VALUE) {
             throw new CorruptRecordException("Batch ending at offset " + batch.lastOffset()

@@ -93,7 +93,8 @@ final class LogTruncation {
         LogSegment segment = segments.floorEntry(offset).getValue();
         // The batch holding the offset goes whole: a log ends between batches.
         Cut cut = batchHolding(segment, offset);
-        long newEnd = cut.baseOffset();
+        // A batch past the offset means it fell in a gap the cleaner left: the log then ends at the offset.
+        long newEnd = Math.min(cut.baseOffset(), offset);
         int position = cut.position();
         LOG.info("Truncating {} to offset {}: from offset {} on ({} of segment {} and {} later segments)",
             log.topicPartition(), offset, newEnd, position == 0 ? "all" : "the part after byte " + position,

@@ -3,7 +3,9 @@ package io.millrace.broker.log;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.record.Record;
 import io.millrace.common.record.RecordBatch;
+import io.millrace.common.record.RecordIterator;
 import io.millrace.common.errors.InvalidTimestampException;
 import io.millrace.common.record.TimestampType;
 import java.nio.ByteBuffer;
@@ -39,30 +41,52 @@ final class LogValidator {
         }
         RecordBatch batch = RecordBatch.wrap(records, records.position());
         for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
-            checkBatch(batch.reset(records, at), records.limit() - at, config);
+            checkBatch(batch.reset(records, at), records.limit() - at, config, true);
             if (config.timestampType() == TimestampType.CREATE_TIME) {
                 checkTimestamps(batch, config, now);
+            }
+            if (config.cleanupPolicy().compact()) {
+                checkKeys(batch);
             }
         }
     }
 
-    private static void checkBatch(RecordBatch batch, int available, LogConfig config) {
-        batch.ensureHeaderValid(available);
+    /** Compaction keeps a key's last record; a record with no key has nothing to be kept by (Kafka's rule). */
+    private static void checkKeys(RecordBatch batch) {
+        try (RecordIterator records = batch.records()) {
+            Record record = null;
+            while (records.hasNext()) {
+                record = records.nextInto(record);
+                if (!record.hasKey()) {
+                    throw new InvalidRecordException("A compacted topic cannot accept a record without a key (offset delta "
+                        + (record.offset() - batch.baseOffset()) + " of the batch)");
+                }
+            }
+        }
+    }
+
+    /** A producer's batch must fill its offset range; a replicated one may be compacted ({@link RecordBatch#ensureIntact()}). */
+    private static void checkBatch(RecordBatch batch, int available, LogConfig config, boolean produced) {
+        if (produced) {
+            batch.ensureHeaderValid(available);
+        } else {
+            batch.ensureReadableHeader(available);
+        }
         if (batch.sizeInBytes() > config.maxMessageBytes()) {
             throw new RecordTooLargeException("Record batch of " + batch.sizeInBytes()
                 + " bytes is larger than max.message.bytes " + config.maxMessageBytes());
         }
-        batch.ensureValid();
+        batch.ensureIntact();
     }
 
     /**
      * Checks batches a follower copies from its leader, which keep the leader's offsets, epochs and
      * timestamps: the same checks of each batch as {@link #validate}, except the timestamp bounds
-     * (the leader applied them with its clock), and offsets that continue from one batch to the
-     * next, as a segment must hold them. Returns the append's offsets; the caller checks that the
-     * first continues the log.
+     * (the leader applied them with its clock), and offsets that increase from one batch to the
+     * next (a compacted leader's log has gaps between them). Returns the append's offsets; the
+     * caller checks that the first is not below the log's end.
      *
-     * @throws InvalidRecordException a batch is damaged, or does not start where the one before ended
+     * @throws InvalidRecordException a batch is damaged, or starts before the one before it ended
      */
     static LogAppendInfo validateReplicated(ByteBuffer records, LogConfig config) {
         if (!records.hasRemaining()) {
@@ -74,10 +98,10 @@ final class LogValidator {
         int count = 0;
         long maxTimestamp = RecordBatch.NO_TIMESTAMP;
         for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
-            checkBatch(batch.reset(records, at), records.limit() - at, config);
-            if (batch.baseOffset() != next) {
+            checkBatch(batch.reset(records, at), records.limit() - at, config, false);
+            if (batch.baseOffset() < next) {
                 throw new InvalidRecordException("A replicated batch starts at offset " + batch.baseOffset()
-                    + " where the batch before it ended at " + next);
+                    + ", before the end of the batch before it at " + next);
             }
             next = batch.nextOffset();
             count += batch.recordCount();

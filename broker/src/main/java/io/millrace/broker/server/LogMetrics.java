@@ -17,7 +17,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *       {@code size} (bytes in all segments), {@code log-start-offset}, {@code log-end-offset} and
  *       {@code num-log-segments}, each read from the log when asked;</li>
  *   <li>{@code io.millrace:type=log-flush-stats,broker=<id>}: {@code log-flush-total} (fsyncs of a
- *       log, whatever asked for them) and {@code log-flush-time-ms-avg}/{@code -max}.</li>
+ *       log, whatever asked for them) and {@code log-flush-time-ms-avg}/{@code -max};</li>
+ *   <li>{@code io.millrace:type=log-cleaner-metrics,broker=<id>}: what the log cleaner did to compacted
+ *       partitions ({@code cleaned-logs-total}, {@code segments-rewritten-total},
+ *       {@code records-removed-total}, {@code bytes-removed-total}) and {@code clean-time-ms-avg}/{@code -max}
+ *       per partition cleaned.</li>
  * </ul>
  * When the last local log of a topic is deleted, the topic's {@link BrokerTopicMetrics} group goes
  * too.
@@ -41,6 +45,14 @@ final class LogMetrics implements LogManager.LogListener {
         Timer flushTime = flushStats.timer("log-flush-time-ms", "the time to fsync a log, in ms");
         flushStats.gauge("log-flush-total", "fsyncs of a log", flushTime::count);
         logs.onFlush(flushTime::record);
+        MetricGroup cleaner = registry.group("log-cleaner-metrics");
+        Timer cleanTime = cleaner.timer("clean-time-ms", "the time to clean one compacted partition, in ms");
+        cleaner.gauge("cleaned-logs-total", "compacted partitions cleaned", logs.cleaner()::logsCleaned);
+        cleaner.gauge("segments-rewritten-total", "segments written again without their removed records",
+            logs.cleaner()::segmentsRewritten);
+        cleaner.gauge("records-removed-total", "records removed by compaction", logs.cleaner()::recordsRemoved);
+        cleaner.gauge("bytes-removed-total", "bytes the rewritten segments shrank by", logs.cleaner()::bytesRemoved);
+        logs.cleaner().onCleaned(cleanTime::record);
         logs.addLogListener(new LogMetrics(registry, topicMetrics));
     }
 

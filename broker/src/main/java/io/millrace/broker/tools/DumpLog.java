@@ -132,7 +132,7 @@ public final class DumpLog {
     /** Prints one batch (and its records if asked); returns its size, or stops the scan at a header that fails its checks. */
     private int showBatch(RecordBatch batch, long position, Summary summary) {
         try {
-            batch.ensureHeaderValid(batch.buffer().limit());
+            batch.ensureReadableHeader(batch.buffer().limit());
         } catch (InvalidRecordException e) {
             summary.stop(position, e.getMessage());
             return 0;

@@ -27,7 +27,8 @@ import org.junit.rules.TemporaryFolder;
 
 /**
  * Appends as a leader (batches stamped with the leader epoch, epochs recorded where they begin)
- * and as a follower (the leader's offsets and epochs kept, the log continued exactly), and the
+ * and as a follower (the leader's offsets and epochs kept, never before the log end, a compacted
+ * leader's gaps kept), and the
  * high watermark as a log without followers keeps it.
  */
 public class LogReplicationAppendTest {
@@ -122,26 +123,35 @@ public class LogReplicationAppendTest {
     }
 
     @Test
-    public void aFollowerAppendMustContinueTheLog() throws IOException {
+    public void aFollowerAppendMayNotStartBeforeTheLogEnd() throws IOException {
         leader.appendAsLeader(twoRecords(), 0);
         leader.appendAsLeader(twoRecords(), 0);
         leader.appendAsLeader(twoRecords(), 0);
-        ByteBuffer fromTwo = fetch(leader, 2);
-        UnexpectedAppendOffsetException gap = assertThrows(UnexpectedAppendOffsetException.class,
-            () -> follower.appendAsFollower(fromTwo));
-        assertEquals(0, gap.logEndOffset());
-        assertEquals(2, gap.firstOffset());
         follower.appendAsFollower(fetch(leader, 0));
-        assertThrows("a replay", UnexpectedAppendOffsetException.class, () -> follower.appendAsFollower(fetch(leader, 2)));
+        UnexpectedAppendOffsetException replay = assertThrows("a replay", UnexpectedAppendOffsetException.class,
+            () -> follower.appendAsFollower(fetch(leader, 2)));
+        assertEquals(6, replay.logEndOffset());
+        assertEquals(2, replay.firstOffset());
         assertEquals(6, follower.logEndOffset());
         assertEquals(List.of(new EpochEntry(0, 0)), follower.leaderEpochCache().entries());
     }
 
     @Test
-    public void replicatedBatchesMustContinueEachOther() {
+    public void aFollowerKeepsTheGapsOfACompactedLeader() throws IOException {
+        ByteBuffer first = twoRecords();
+        ByteBuffer later = twoRecords();
+        RecordBatch.wrap(later).setBaseOffset(7);
+        follower.appendAsFollower(first);
+        follower.appendAsFollower(later);
+        assertEquals(9, follower.logEndOffset());
+        assertEquals(List.of(0L, 7L), readAll(follower).stream().map(RecordBatch::baseOffset).toList());
+    }
+
+    @Test
+    public void replicatedBatchesMustNotOverlap() {
         ByteBuffer a = twoRecords();
         ByteBuffer b = twoRecords();
-        RecordBatch.wrap(b).setBaseOffset(3);
+        RecordBatch.wrap(b).setBaseOffset(1);
         assertThrows(InvalidRecordException.class, () -> follower.appendAsFollower(concat(a, b)));
         ByteBuffer damaged = twoRecords();
         damaged.put(damaged.limit() - 1, (byte) (damaged.get(damaged.limit() - 1) + 1));

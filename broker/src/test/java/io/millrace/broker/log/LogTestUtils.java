@@ -65,12 +65,12 @@ final class LogTestUtils {
         return new LogConfig(props);
     }
 
-    /** The whole batches of a slice (a cut-off last batch is left out), each checked with ensureValid. */
+    /** The whole batches of a slice (a cut-off last batch is left out), each checked with ensureIntact. */
     static List<RecordBatch> batches(FileSlice slice) throws IOException {
         ByteBuffer bytes = slice.readFully();
         List<RecordBatch> batches = new ArrayList<>();
         for (RecordBatch batch : RecordBatchIterator.batches(bytes)) {
-            batch.ensureValid();
+            batch.ensureIntact();
             batches.add(batch);
         }
         return batches;

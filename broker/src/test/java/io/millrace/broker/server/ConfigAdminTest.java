@@ -237,20 +237,24 @@ public class ConfigAdminTest {
     }
 
     @Test
-    public void theOnlyCleanupPolicyIsDeleteAndCompactIsRefusedWithTheReason() throws Exception {
+    public void kafkasCleanupPoliciesAreTakenAndAnyOtherIsRefusedWithTheReason() throws Exception {
         try (Admin admin = Admin.create(CLUSTER.clientProps())) {
-            admin.createTopics(List.of(new NewTopic("deleting", 1, (short) 1).configs(Map.of("cleanup.policy", "delete"))))
+            admin.createTopics(List.of(new NewTopic("deleting", 1, (short) 1).configs(Map.of("cleanup.policy", "delete")),
+                new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
                 .all().get(30, TimeUnit.SECONDS);
             ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, "deleting");
             assertEquals("delete", describe(admin, resource).get("cleanup.policy").value());
+            assertEquals("compact", describe(admin, new ConfigResource(ConfigResource.Type.TOPIC, "compacted"))
+                .get("cleanup.policy").value());
+            alter(admin, resource, set("cleanup.policy", "compact,delete"));
+            awaitLogs("deleting", config -> config.cleanupPolicy().compact() && config.cleanupPolicy().delete());
+            assertEquals("compact,delete", describe(admin, resource).get("cleanup.policy").value());
             ExecutionException refused = assertThrows(ExecutionException.class, () -> admin.createTopics(List.of(
-                new NewTopic("compacted", 1, (short) 1).configs(Map.of("cleanup.policy", "compact")))).all()
+                new NewTopic("shredded", 1, (short) 1).configs(Map.of("cleanup.policy", "shred")))).all()
                 .get(30, TimeUnit.SECONDS));
             assertEquals(InvalidConfigurationException.class, refused.getCause().getClass());
-            assertTrue(refused.getCause().getMessage(), refused.getCause().getMessage().contains("does not compact"));
-            expect(InvalidConfigurationException.class, "does not compact",
-                () -> alter(admin, resource, set("cleanup.policy", "compact,delete")));
-            assertEquals("delete", describe(admin, resource).get("cleanup.policy").value());
+            assertTrue(refused.getCause().getMessage(), refused.getCause().getMessage().contains("'shred' is neither"));
+            expect(InvalidConfigurationException.class, "is neither", () -> alter(admin, resource, set("cleanup.policy", "")));
         }
     }
 

@@ -315,6 +315,29 @@ public final class RecordBatch {
     }
 
     /**
+     * What a batch already in a log must satisfy, where log compaction may have left fewer records
+     * than its offset range (even none): the header checks of {@link #ensureReadableHeader} and the
+     * CRC. Recovery, followers and the log cleaner check stored batches this way; what a producer
+     * sends is checked by {@link #ensureValid()}.
+     */
+    public void ensureIntact() {
+        ensureReadable(buffer.limit() - start);
+        if (!isValid()) {
+            throw new CorruptRecordException("Record batch at offset " + baseOffset() + " has CRC " + checksum()
+                + " but its bytes compute to " + computeChecksum());
+        }
+    }
+
+    /**
+     * The header checks that reading the records needs, without {@link #ensureHeaderValid}'s rule
+     * that the records fill the offset range; {@code available} is how many bytes from
+     * {@link #start()} belong to the batch's source.
+     */
+    public void ensureReadableHeader(int available) {
+        ensureReadable(available);
+    }
+
+    /**
      * The header checks of {@link #ensureValid()} without the CRC; {@code available} is how many
      * bytes from {@link #start()} belong to the batch's source.
      */

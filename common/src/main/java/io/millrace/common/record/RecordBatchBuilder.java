@@ -33,6 +33,8 @@ public final class RecordBatchBuilder {
     private int baseSequence = RecordBatch.NO_SEQUENCE;
     private int partitionLeaderEpoch = RecordBatch.NO_PARTITION_LEADER_EPOCH;
     private boolean transactional;
+    // Set when the batch keeps the offsets of a batch it was compacted from; -1 means count - 1.
+    private int keptLastOffsetDelta = -1;
 
     private ByteBuffer scratch;
     private int count;
@@ -41,6 +43,7 @@ public final class RecordBatchBuilder {
     private int uncompressedRecordBytes;
     private ByteBuffer built;
     private boolean aborted;
+    private int lastAppendedOffsetDelta = -1;
 
     /**
      * @param out           where the batch goes, starting at its current position
@@ -178,18 +181,54 @@ public final class RecordBatchBuilder {
     }
 
     private void appendReframed(Record record) {
+        appendWithOffsetDelta(record, count);
+    }
+
+    /**
+     * Appends a record kept from a batch being compacted, at the offset delta it had there, so that
+     * it keeps its offset: a log cleaner's copy of the records that survive. Offset deltas must
+     * increase from one call to the next; {@link #buildKeeping} then gives the batch the source's last
+     * offset delta, whether or not its last record survived.
+     */
+    public RecordBatchBuilder appendKept(Record record) {
+        ensureAppendable();
+        int offsetDelta = record.offsetDelta();
+        if (count > 0 && offsetDelta <= lastAppendedOffsetDelta) {
+            throw new IllegalArgumentException("Offset delta " + offsetDelta + " does not follow " + lastAppendedOffsetDelta);
+        }
+        appendWithOffsetDelta(record, offsetDelta);
+        lastAppendedOffsetDelta = offsetDelta;
+        return this;
+    }
+
+    /**
+     * Finishes a batch of {@link #appendKept kept} records whose header still spans the source
+     * batch's offsets ({@code lastOffsetDelta}), as Kafka's cleaner keeps them so that the batch's
+     * producer sequence range stays whole. With no record kept it is an empty batch: the header
+     * alone, which keeps an idempotent producer's last sequence in the log.
+     */
+    public ByteBuffer buildKeeping(int lastOffsetDelta) {
+        if (count > 0 && lastOffsetDelta < lastAppendedOffsetDelta) {
+            throw new IllegalArgumentException("Last offset delta " + lastOffsetDelta + " is before the last record's "
+                + lastAppendedOffsetDelta);
+        }
+        keptLastOffsetDelta = lastOffsetDelta;
+        return build();
+    }
+
+    private void appendWithOffsetDelta(Record record, int offsetDelta) {
         long timestamp = record.timestamp();
         if (count == 0) {
             baseTimestamp = timestamp;
         }
         maxTimestamp = Math.max(maxTimestamp, timestamp);
         long timestampDelta = timestamp - baseTimestamp;
-        int size = record.sizeWithDeltas(count, timestampDelta);
+        int size = record.sizeWithDeltas(offsetDelta, timestampDelta);
         if (compressor == null) {
             out.ensureRemaining(size);
-            record.writeWithDeltas(out.buffer(), count, timestampDelta);
+            record.writeWithDeltas(out.buffer(), offsetDelta, timestampDelta);
         } else {
-            record.writeWithDeltas(scratch(size), count, timestampDelta);
+            record.writeWithDeltas(scratch(size), offsetDelta, timestampDelta);
             compressScratch();
         }
         uncompressedRecordBytes += size;
@@ -292,7 +331,7 @@ public final class RecordBatchBuilder {
         if (built != null) {
             return built.duplicate();
         }
-        if (count == 0) {
+        if (count == 0 && keptLastOffsetDelta < 0) {
             throw new IllegalStateException("A record batch needs at least one record");
         }
         closeCompressor();
@@ -340,7 +379,7 @@ public final class RecordBatchBuilder {
         buffer.putInt(s + RecordBatch.PARTITION_LEADER_EPOCH_OFFSET, partitionLeaderEpoch);
         buffer.put(s + RecordBatch.MAGIC_OFFSET, RecordBatch.MAGIC);
         buffer.putShort(s + RecordBatch.ATTRIBUTES_OFFSET, attributes);
-        buffer.putInt(s + RecordBatch.LAST_OFFSET_DELTA_OFFSET, count - 1);
+        buffer.putInt(s + RecordBatch.LAST_OFFSET_DELTA_OFFSET, keptLastOffsetDelta >= 0 ? keptLastOffsetDelta : count - 1);
         buffer.putLong(s + RecordBatch.BASE_TIMESTAMP_OFFSET, baseTimestamp);
         buffer.putLong(s + RecordBatch.MAX_TIMESTAMP_OFFSET, max);
         buffer.putLong(s + RecordBatch.PRODUCER_ID_OFFSET, producerId);
