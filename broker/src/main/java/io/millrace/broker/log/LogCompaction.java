@@ -29,15 +29,16 @@ import org.slf4j.LoggerFactory;
  * {@code min.compaction.lag.ms} old, are cleaned, so no record a consumer or follower may still
  * lose to a truncation is touched, and the active segment never is. A pass maps each key to its
  * last offset over as many of those segments as the {@link KeyOffsetMap} holds, then rewrites
- * each mapped segment that holds a removable record into a {@code .cleaned} copy, indexed as it is
- * written, which takes the original's place under the log's locks ({@link LogSegment#takePlaceOf}).
- * Segments are cleaned one by one and never merged.
+ * runs of mapped segments that fit one segment together into a {@code .cleaned} copy, indexed as it
+ * is written, which takes the first one's place under the log's locks ({@link LogSegment#takePlaceOf})
+ * while the others are retired: small cleaned segments merge, so a compacted partition does not keep a
+ * file for every segment it rolled. A lone segment with nothing to remove is left as it is.
  *
  * <p>Within a batch the surviving records keep their offset deltas, and the batch keeps its
  * header's offset range, producer id, epoch and base sequence (so an idempotent producer's
  * sequence check still finds its last batch). A batch left with no record is dropped, unless it
- * is its segment's last (so the segment still ends where the next begins and a fetch never falls
- * into a gap between segments) or its producer's last in the segment: those stay as empty
+ * is the last of the copy (so the copy still ends where the next segment begins and a fetch never
+ * falls into a gap between segments) or its producer's last in its segment: those stay as empty
  * batches, as Kafka keeps them. Reading and writing run without the log's locks; only the swap
  * takes them, and is skipped if retention or a truncation removed the segment meanwhile.
  */
@@ -101,22 +102,29 @@ final class LogCompaction {
             return new Outcome(0, 0, 0, 0, 0, -1);
         }
         long deleteHorizon = now - log.config().deleteRetentionMs();
+        List<LogSegment> cleanable = segments.subList(0, mapped);
         int rewritten = 0;
         long before = 0;
         long after = 0;
         long removed = 0;
-        for (LogSegment segment : segments.subList(0, mapped)) {
-            boolean tombstonesGo = segment.largestTimestamp() < deleteHorizon;
-            Survey survey = survey(segment, keys, tombstonesGo);
-            if (survey.removable == 0) {
+        for (List<LogSegment> group : groups(cleanable)) {
+            List<Survey> surveys = new ArrayList<>(group.size());
+            long removable = 0;
+            for (LogSegment segment : group) {
+                Survey survey = survey(segment, keys, segment.largestTimestamp() < deleteHorizon);
+                surveys.add(survey);
+                removable += survey.removable();
+            }
+            if (group.size() == 1 && removable == 0) {
                 continue;
             }
-            LogSegment cleaned = rewrite(segment, keys, tombstonesGo, survey.headersKept);
+            long groupBytes = group.stream().mapToLong(LogSegment::size).sum();
+            LogSegment cleaned = rewrite(group, surveys, keys, deleteHorizon);
             if (cleaned != null) {
-                rewritten++;
-                before += segment.size();
+                rewritten += group.size();
+                before += groupBytes;
                 after += cleaned.size();
-                removed += survey.removable;
+                removed += removable;
             }
         }
         Outcome outcome = new Outcome(mapped, rewritten, before, after, removed, nextBase(segments, mapped - 1));
@@ -125,6 +133,35 @@ final class LogCompaction {
                 log.topicPartition(), rewritten, mapped, outcome.cleanedUpTo(), removed, before, after);
         }
         return outcome;
+    }
+
+    /**
+     * Runs of consecutive segments that fit one segment together: at most {@code segment.bytes} as
+     * they are now (cleaning only shrinks them) and offsets within an int of the first base offset,
+     * as the index needs. Each run becomes one segment, so a compacted partition does not keep a file
+     * for every segment it ever rolled.
+     */
+    private List<List<LogSegment>> groups(List<LogSegment> segments) {
+        List<List<LogSegment>> groups = new ArrayList<>();
+        List<LogSegment> group = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < segments.size(); i++) {
+            LogSegment segment = segments.get(i);
+            long end = nextBase(segments, i);
+            boolean fits = bytes + segment.size() <= log.config().segmentBytes()
+                && (group.isEmpty() || end - 1 - group.get(0).baseOffset() <= Integer.MAX_VALUE);
+            if (!group.isEmpty() && !fits) {
+                groups.add(group);
+                group = new ArrayList<>();
+                bytes = 0;
+            }
+            group.add(segment);
+            bytes += segment.size();
+        }
+        if (!group.isEmpty()) {
+            groups.add(group);
+        }
+        return groups;
     }
 
     /** The base offset of the segment after {@code segments.get(index)}. */
@@ -163,8 +200,11 @@ final class LogCompaction {
         return segments.size();
     }
 
-    /** How many records of a segment go, and which batches stay as headers if all of theirs go. */
-    private record Survey(long removable, Set<Long> headersKept) {
+    /**
+     * How many records of a segment go, its last batch's base offset, and the last batch of each
+     * idempotent producer in it, which stays as a header if all its records go.
+     */
+    private record Survey(long removable, long lastBatch, Set<Long> producersLastBatches) {
     }
 
     private Survey survey(LogSegment segment, KeyOffsetMap keys, boolean tombstonesGo) throws IOException {
@@ -191,9 +231,7 @@ final class LogCompaction {
                 }
             }
         }
-        Set<Long> headersKept = new HashSet<>(lastBatchOfProducer.values());
-        headersKept.add(lastBatch);
-        return new Survey(removable, headersKept);
+        return new Survey(removable, lastBatch, new HashSet<>(lastBatchOfProducer.values()));
     }
 
     private static boolean keeps(Record record, KeyOffsetMap keys, boolean tombstonesGo) {
@@ -207,18 +245,29 @@ final class LogCompaction {
         return record.hasValue() || !tombstonesGo;
     }
 
-    /** Writes the cleaned copy and swaps it in; null if the segment went meanwhile (the copy is discarded). */
-    private LogSegment rewrite(LogSegment segment, KeyOffsetMap keys, boolean tombstonesGo, Set<Long> headersKept)
+    /**
+     * Writes the cleaned copy of a run of segments as one segment at the first one's base offset and
+     * swaps it in; null if a segment of the run went meanwhile (the copy is then discarded). The
+     * run's last batch stays, as a header if need be, so the copy ends where the next segment begins.
+     */
+    private LogSegment rewrite(List<LogSegment> group, List<Survey> surveys, KeyOffsetMap keys, long deleteHorizon)
         throws IOException {
-        LogSegment cleaned = LogSegment.createCleaned(log.dir(), segment.baseOffset(), log.config(), log.context());
+        Set<Long> headersKept = new HashSet<>();
+        surveys.forEach(survey -> headersKept.addAll(survey.producersLastBatches()));
+        headersKept.add(surveys.get(surveys.size() - 1).lastBatch());
+        LogSegment first = group.get(0);
+        LogSegment cleaned = LogSegment.createCleaned(log.dir(), first.baseOffset(), log.config(), log.context());
         try {
-            for (int position = 0; position < segment.size(); ) {
-                RecordBatch batch = batchAt(segment, position);
-                position += batch.sizeInBytes();
-                ByteBuffer kept = batch.isControlBatch() ? batch.slice()
-                    : cleanBatch(batch, keys, tombstonesGo, headersKept.contains(batch.baseOffset()));
-                if (kept != null) {
-                    cleaned.append(kept);
+            for (LogSegment segment : group) {
+                boolean tombstonesGo = segment.largestTimestamp() < deleteHorizon;
+                for (int position = 0; position < segment.size(); ) {
+                    RecordBatch batch = batchAt(segment, position);
+                    position += batch.sizeInBytes();
+                    ByteBuffer kept = batch.isControlBatch() ? batch.slice()
+                        : cleanBatch(batch, keys, tombstonesGo, headersKept.contains(batch.baseOffset()));
+                    if (kept != null) {
+                        cleaned.append(kept);
+                    }
                 }
             }
             cleaned.onBecomeInactive();
@@ -227,7 +276,7 @@ final class LogCompaction {
             cleaned.deleteFiles();
             throw e;
         }
-        if (!swap(segment, cleaned)) {
+        if (!swap(group, cleaned)) {
             cleaned.deleteFiles();
             return null;
         }
@@ -262,31 +311,53 @@ final class LogCompaction {
         for (Record record : kept) {
             builder.appendKept(record);
         }
-        return builder.buildKeeping(batch.lastOffsetDelta());
+        return builder.buildKeeping(batch);
     }
 
-    /** Puts the cleaned copy in the original's place if the original is still the log's. */
-    private boolean swap(LogSegment original, LogSegment cleaned) throws IOException {
+    /**
+     * Puts the cleaned copy in the place of the run's first segment, then retires the others, if every
+     * one of them is still the log's. A crash between the two leaves later segments whose offsets the
+     * copy already holds; loading drops them ({@link LogLoader}).
+     */
+    private boolean swap(List<LogSegment> group, LogSegment cleaned) throws IOException {
+        LogSegment first = group.get(0);
+        List<LogSegment> merged = group.subList(1, group.size());
         synchronized (log.flushLock()) {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
                 log.ensureUsable();
-                if (log.segmentMap().get(original.baseOffset()) != original || original.isDeleted()) {
-                    return false;
+                for (LogSegment original : group) {
+                    if (log.segmentMap().get(original.baseOffset()) != original || original.isDeleted()) {
+                        return false;
+                    }
                 }
                 try {
-                    cleaned.takePlaceOf(original, log.dir());
+                    cleaned.takePlaceOf(first, log.dir());
+                    log.segmentMap().put(cleaned.baseOffset(), cleaned);
+                    for (LogSegment original : merged) {
+                        log.segmentMap().remove(original.baseOffset());
+                        original.retire(log.dir());
+                    }
+                    IoUtils.fsyncDirectory(log.dir());
                 } catch (IOException e) {
                     throw log.offline("clean", e);
                 }
-                log.segmentMap().put(cleaned.baseOffset(), cleaned);
             } finally {
                 lock.unlock();
             }
         }
-        // Reads already in the original finish on its open files; they close after the usual delay.
-        log.context().schedule(original::closeQuietly, log.config().fileDeleteDelayMs());
+        // Reads already in the originals finish on their open files; those go after the usual delay.
+        log.context().schedule(() -> {
+            first.closeQuietly();
+            for (LogSegment original : merged) {
+                try {
+                    original.deleteFiles();
+                } catch (IOException e) {
+                    LOG.warn("Could not remove {}, merged into a cleaned segment: {}", original.logFile(), e.toString());
+                }
+            }
+        }, log.config().fileDeleteDelayMs());
         return true;
     }
 

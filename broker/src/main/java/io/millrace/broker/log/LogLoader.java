@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a partition directory into the segments of a {@link Log}: removes leftovers of
- * interrupted renames, opens every segment, recovers those that may hold unflushed data (or whose
+ * interrupted renames and merges, opens every segment, recovers those that may hold unflushed data (or whose
  * indexes fail their checks), drops everything after the first segment recovery had to cut, and
  * leaves the last segment ready for appends and the others trimmed.
  *
@@ -95,8 +95,31 @@ final class LogLoader {
                 return;
             }
         }
+        if (config.cleanupPolicy().compact()) {
+            dropMergedSegments();
+        }
         if (unflushedFrom.isPresent()) {
             checkContinuity(firstUnflushed == null ? Long.MIN_VALUE : firstUnflushed);
+        }
+    }
+
+    /**
+     * Removes segments left behind by a compaction that merged them into the segment before and was
+     * interrupted before it retired them ({@link LogCompaction}): that segment already holds what
+     * the cleaner kept of their offsets, so a segment starting below its end is a leftover.
+     */
+    private void dropMergedSegments() throws IOException {
+        LogSegment previous = null;
+        for (LogSegment segment : List.copyOf(segments.values())) {
+            if (previous != null && segment.baseOffset() < previous.readNextOffset()) {
+                LOG.warn("Removing segment {}: the cleaned segment {} before it holds its offsets, having replaced it in a "
+                    + "compaction that a crash interrupted", segment.logFile(), previous.logFile());
+                segments.remove(segment.baseOffset());
+                segment.deleteFiles();
+                dirChanged = true;
+            } else {
+                previous = segment;
+            }
         }
     }
 

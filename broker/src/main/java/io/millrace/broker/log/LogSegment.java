@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -387,6 +388,18 @@ final class LogSegment implements Closeable {
         log.renameTo(LogFileNames.deletedFile(log.file()));
         offsetIndex.renameTo(LogFileNames.deletedFile(offsetIndex.file()));
         timeIndex.renameTo(LogFileNames.deletedFile(timeIndex.file()));
+    }
+
+    /**
+     * {@link #renameToDeleted}, first removing files of an earlier segment of the same base offset
+     * still waiting for their delayed delete (readers holding them keep their open descriptors).
+     */
+    void retire(Path dir) throws IOException {
+        for (Path file : List.of(LogFileNames.logFile(dir, baseOffset), LogFileNames.offsetIndexFile(dir, baseOffset),
+            LogFileNames.timeIndexFile(dir, baseOffset))) {
+            Files.deleteIfExists(LogFileNames.deletedFile(file));
+        }
+        renameToDeleted();
     }
 
     /**

@@ -118,15 +118,10 @@ final class LogTruncation {
     /**
      * Renames a removed segment's files to {@code .deleted}. A truncation can remove a segment of
      * the same base offset twice within {@code file.delete.delay.ms}; the earlier files, waiting for
-     * their delete, give way (readers still holding them keep their open descriptors).
+     * their delete, give way ({@link LogSegment#retire}).
      */
     private void retire(LogSegment segment) throws IOException {
-        long base = segment.baseOffset();
-        for (Path file : List.of(LogFileNames.logFile(log.dir(), base), LogFileNames.offsetIndexFile(log.dir(), base),
-            LogFileNames.timeIndexFile(log.dir(), base))) {
-            Files.deleteIfExists(LogFileNames.deletedFile(file));
-        }
-        segment.renameToDeleted();
+        segment.retire(log.dir());
     }
 
     /** A copy of {@code segment}'s first {@code position} bytes, in its place on disk. */

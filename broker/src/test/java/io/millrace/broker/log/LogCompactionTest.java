@@ -328,6 +328,65 @@ public class LogCompactionTest {
     }
 
     @Test
+    public void smallCleanedSegmentsMergeIntoOne() throws IOException {
+        Log log = open(dir);
+        writeRounds(log, 5, 20);
+        clean(log);
+        int afterFirstPass = log.numberOfSegments();
+        assertTrue("a segment's size before cleaning keeps it apart the first time", afterFirstPass > 3);
+        Map<String, Long> last = writeRounds(log, 5, 1);
+        LogCompaction.Outcome outcome = clean(log);
+        // Runs of segments up to segment.bytes (1024) merge: the eight nearly empty ones and the next, then the last.
+        assertEquals(3, log.numberOfSegments());
+        assertTrue(log.segmentMap().firstEntry().getValue().size() <= 1024);
+        assertEquals("every closed segment of the first pass was in the merged run", afterFirstPass - 1,
+            outcome.segmentsRewritten());
+        Map<Long, String> expected = new LinkedHashMap<>();
+        last.forEach((key, offset) -> expected.put(offset, key + "=" + key + "-0"));
+        assertEquals(expected, records(log));
+        log.close();
+        opened.remove(log);
+        assertEquals(expected, records(open(dir)));
+    }
+
+    @Test
+    public void segmentsAMergeLeftBehindAtACrashAreDroppedAtLoad() throws IOException {
+        Log log = open(dir);
+        writeRounds(log, 5, 20);
+        clean(log);
+        writeRounds(log, 5, 1);
+        // What the merge will retire, copied aside to put back as if the crash came before their renames.
+        Path aside = temp.newFolder("aside").toPath();
+        List<Long> bases = log.segmentBaseOffsets();
+        for (long base : bases.subList(1, bases.size() - 1)) {
+            for (Path file : List.of(LogFileNames.logFile(dir, base), LogFileNames.offsetIndexFile(dir, base),
+                LogFileNames.timeIndexFile(dir, base))) {
+                Files.copy(file, aside.resolve(file.getFileName()));
+            }
+        }
+        clean(log);
+        Map<Long, String> cleaned = records(log);
+        long end = log.logEndOffset();
+        log.close();
+        opened.remove(log);
+        try (var files = Files.list(aside)) {
+            for (Path file : files.toList()) {
+                if (!Files.exists(dir.resolve(file.getFileName()))) {
+                    Files.copy(file, dir.resolve(file.getFileName()));
+                }
+            }
+        }
+
+        Log reloaded = Log.open(dir, config(LogConfig.LOG_CLEANUP_POLICY_CONFIG, "compact"), LogContext.standalone(time), 0L,
+            false);
+        opened.add(reloaded);
+        assertEquals(cleaned, records(reloaded));
+        assertEquals(end, reloaded.logEndOffset());
+        assertEquals("the merged segment, the one after it and the active one", 3, reloaded.numberOfSegments());
+        assertFalse(Files.exists(LogFileNames.logFile(dir, bases.get(1))));
+    }
+
+    @Test
     public void theKeyMapRefusesNewKeysWhenFull() {
         KeyOffsetMap map = new KeyOffsetMap(1_000_000, 16 * KeyOffsetMap.BYTES_PER_ENTRY);
         int stored = 0;

@@ -202,15 +202,21 @@ public final class RecordBatchBuilder {
     }
 
     /**
-     * Finishes a batch of {@link #appendKept kept} records whose header still spans the source
-     * batch's offsets ({@code lastOffsetDelta}), as Kafka's cleaner keeps them so that the batch's
-     * producer sequence range stays whole. With no record kept it is an empty batch: the header
-     * alone, which keeps an idempotent producer's last sequence in the log.
+     * Finishes a batch of {@link #appendKept kept} records from {@code source} whose header still
+     * spans the source's offsets (its last offset delta), as Kafka's cleaner keeps them so that the
+     * batch's producer sequence range stays whole. With no record kept it is an empty batch: the
+     * header alone, with the source's timestamps, which keeps an idempotent producer's last sequence
+     * and the segment's largest timestamp in the log.
      */
-    public ByteBuffer buildKeeping(int lastOffsetDelta) {
+    public ByteBuffer buildKeeping(RecordBatch source) {
+        int lastOffsetDelta = source.lastOffsetDelta();
         if (count > 0 && lastOffsetDelta < lastAppendedOffsetDelta) {
             throw new IllegalArgumentException("Last offset delta " + lastOffsetDelta + " is before the last record's "
                 + lastAppendedOffsetDelta);
+        }
+        if (count == 0) {
+            baseTimestamp = source.baseTimestamp();
+            maxTimestamp = source.maxTimestamp();
         }
         keptLastOffsetDelta = lastOffsetDelta;
         return build();
