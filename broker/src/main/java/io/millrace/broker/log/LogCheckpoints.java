@@ -12,18 +12,22 @@ import java.util.function.ToLongFunction;
 /**
  * The checkpoint files of every log directory: {@code recovery-point-offset-checkpoint} (where
  * each log's unflushed tail begins, so a restart after a crash validates only that),
- * {@code log-start-offset-checkpoint} (how far DeleteRecords and retention moved each log's start)
- * and {@code replication-offset-checkpoint} (each log's high watermark, {@link Log#highWatermark}).
+ * {@code log-start-offset-checkpoint} (how far DeleteRecords and retention moved each log's start),
+ * {@code replication-offset-checkpoint} (each log's high watermark, {@link Log#highWatermark}) and
+ * {@code cleaner-offset-checkpoint} (how far the log cleaner cleaned each compacted log, so that a
+ * restart does not clean them all again).
  */
 final class LogCheckpoints {
 
     private final Collection<Log> logs;
+    private final LogCleaner cleaner;
     /** One per directory, so that concurrent writers of a directory's file take turns. */
     private final ConcurrentHashMap<Path, OffsetCheckpointFile> startOffsetFiles = new ConcurrentHashMap<>();
 
     /** {@code logs} is a live view of every open log. */
-    LogCheckpoints(Collection<Log> logs) {
+    LogCheckpoints(Collection<Log> logs, LogCleaner cleaner) {
         this.logs = logs;
+        this.cleaner = cleaner;
     }
 
     Map<TopicPartition, Long> readRecoveryPoints(Path dir) throws IOException {
@@ -38,11 +42,18 @@ final class LogCheckpoints {
         return highWatermarkFile(dir).read();
     }
 
-    /** Writes the three files of {@code dir} from its logs' current offsets. */
+    Map<TopicPartition, Long> readCleanerOffsets(Path dir) throws IOException {
+        return cleanerOffsetFile(dir).read();
+    }
+
+    /** Writes the four files of {@code dir} from its logs' current offsets. */
     void writeAll(Path dir) throws IOException {
         recoveryPointFile(dir).write(offsetsIn(dir, Log::recoveryPoint));
         highWatermarkFile(dir).write(offsetsIn(dir, Log::highWatermarkToCheckpoint));
         writeStartOffsets(dir);
+        Map<TopicPartition, Long> cleaned = offsetsIn(dir, cleaner::cleanedUpTo);
+        cleaned.values().removeIf(offset -> offset < 0);
+        cleanerOffsetFile(dir).write(cleaned);
     }
 
     void writeStartOffsets(Path dir) throws IOException {
@@ -70,6 +81,10 @@ final class LogCheckpoints {
 
     private OffsetCheckpointFile highWatermarkFile(Path dir) {
         return new OffsetCheckpointFile(dir.resolve(LogFileNames.REPLICATION_OFFSET_CHECKPOINT));
+    }
+
+    private OffsetCheckpointFile cleanerOffsetFile(Path dir) {
+        return new OffsetCheckpointFile(dir.resolve(LogFileNames.CLEANER_OFFSET_CHECKPOINT));
     }
 
     private OffsetCheckpointFile recoveryPointFile(Path dir) {

@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * dirty segment is older than {@code max.compaction.lag.ms}. It sleeps {@code log.cleaner.backoff.ms}
  * when nothing is due.
  *
- * <p>Where each log was last cleaned up to is kept in memory: after a restart every log counts as
- * dirty once, which costs one pass over each compacted partition and loses nothing.
+ * <p>Where each log was last cleaned up to is kept in each directory's {@code cleaner-offset-checkpoint}
+ * with the other checkpoints ({@link LogCheckpoints}), so a restart does not clean every compacted
+ * partition again; a log without an entry counts as dirty, which costs a pass and loses nothing.
  *
  * <p>The thread is never interrupted, since an interrupt would close the log files it reads for
  * every reader; {@link #close} asks it to stop after the log it is cleaning and waits.
@@ -138,7 +139,7 @@ public final class LogCleaner implements Closeable {
     }
 
     private boolean isDue(Log log, List<LogSegment> cleanable, long now) throws IOException {
-        long clean = cleanedUpTo.getOrDefault(log, -1L);
+        long clean = cleanedUpTo(log);
         long total = 0;
         long dirty = 0;
         long oldestDirty = Long.MAX_VALUE;
@@ -154,6 +155,16 @@ public final class LogCleaner implements Closeable {
         }
         LogConfig config = log.config();
         return (double) dirty / total >= config.minCleanableRatio() || now - oldestDirty > config.maxCompactionLagMs();
+    }
+
+    /** The offset below which {@code log} was last cleaned, or -1 if it has not been. */
+    long cleanedUpTo(Log log) {
+        return cleanedUpTo.getOrDefault(log, -1L);
+    }
+
+    /** At load: where the checkpoint says {@code log} was cleaned up to. */
+    void restoreCleanedUpTo(Log log, long offset) {
+        cleanedUpTo.put(log, offset);
     }
 
     /** Partitions cleaned since the broker started (a pass over one partition counts once). */

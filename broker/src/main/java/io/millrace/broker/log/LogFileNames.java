@@ -47,6 +47,8 @@ public final class LogFileNames {
     public static final String LOG_START_OFFSET_CHECKPOINT = "log-start-offset-checkpoint";
     /** Each partition's high watermark: the offset below which every in-sync replica has the records. */
     public static final String REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint";
+    /** Each compacted partition's offset below which the log cleaner has cleaned it. */
+    public static final String CLEANER_OFFSET_CHECKPOINT = "cleaner-offset-checkpoint";
     /** In a partition directory: the first offset of each leader epoch ({@link LeaderEpochCache}). */
     public static final String LEADER_EPOCH_CHECKPOINT = "leader-epoch-checkpoint";
     public static final String CLEAN_SHUTDOWN_MARKER = ".millrace_cleanshutdown";

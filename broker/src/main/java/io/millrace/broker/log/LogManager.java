@@ -56,7 +56,7 @@ public final class LogManager implements Closeable {
     private final LogDirLocks dirLocks = new LogDirLocks();
     private final Object createLock = new Object();
     private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
-    private final LogCheckpoints checkpoints = new LogCheckpoints(logs.values());
+    private final LogCheckpoints checkpoints;
     private volatile boolean started;
     private volatile boolean shutDown;
     private final LogCleaner cleaner;
@@ -86,6 +86,7 @@ public final class LogManager implements Closeable {
         scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.context = new LogContext(time, opener, failureChannel, flusher, scheduler);
         this.cleaner = new LogCleaner(this::usableLogs, config, time);
+        this.checkpoints = new LogCheckpoints(logs.values(), cleaner);
         failureChannel.addListener(this::handleDirOffline);
     }
 
@@ -131,9 +132,13 @@ public final class LogManager implements Closeable {
             Map<TopicPartition, Long> recoveryPoints = checkpoints.readRecoveryPoints(dir);
             Map<TopicPartition, Long> startOffsets = checkpoints.readStartOffsets(dir);
             Map<TopicPartition, Long> highWatermarks = checkpoints.readHighWatermarks(dir);
+            Map<TopicPartition, Long> cleanerOffsets = checkpoints.readCleanerOffsets(dir);
             LOG.info("Loading log directory {} after {} shutdown", dir, clean ? "a clean" : "an unclean");
             for (Path partitionDir : PartitionDirectories.live(dir)) {
-                loadLog(partitionDir, recoveryPoints, startOffsets, highWatermarks, clean);
+                Log log = loadLog(partitionDir, recoveryPoints, startOffsets, highWatermarks, clean);
+                if (log != null && cleanerOffsets.containsKey(log.topicPartition())) {
+                    cleaner.restoreCleanedUpTo(log, cleanerOffsets.get(log.topicPartition()));
+                }
             }
             if (clean) {
                 // From here on a crash must be seen as unclean; make the marker's removal durable.
@@ -147,14 +152,15 @@ public final class LogManager implements Closeable {
         }
     }
 
-    private void loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets,
-                         Map<TopicPartition, Long> highWatermarks, boolean clean) {
+    /** Opens one partition's log; null if the directory's name is not a partition's. */
+    private Log loadLog(Path partitionDir, Map<TopicPartition, Long> recoveryPoints, Map<TopicPartition, Long> startOffsets,
+                        Map<TopicPartition, Long> highWatermarks, boolean clean) {
         TopicPartition tp;
         try {
             tp = LogFileNames.parsePartitionDirName(partitionDir.getFileName().toString());
         } catch (IllegalArgumentException e) {
             LOG.warn("Skipping {}: {}", partitionDir, e.getMessage());
-            return;
+            return null;
         }
         Log log = Log.open(partitionDir, configFor(tp.topic()), context, recoveryPoints.getOrDefault(tp, 0L), clean,
             startOffsets.getOrDefault(tp, 0L));
@@ -171,6 +177,7 @@ public final class LogManager implements Closeable {
             throw new IllegalStateException("Partition " + tp + " has a log in both " + previous.dir() + " and "
                 + partitionDir);
         }
+        return log;
     }
 
     /**
@@ -432,7 +439,7 @@ public final class LogManager implements Closeable {
         }
     }
 
-    /** Writes every healthy directory's checkpoints: recovery points, log start offsets and high watermarks. */
+    /** Writes every healthy directory's checkpoints: recovery points, log start offsets, high watermarks, cleaner offsets. */
     public void checkpointRecoveryPoints() {
         for (Path dir : liveLogDirs()) {
             try {

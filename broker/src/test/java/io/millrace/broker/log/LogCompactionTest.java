@@ -304,9 +304,10 @@ public class LogCompactionTest {
     }
 
     @Test
-    public void theBrokersCleanerCompactsDueLogsOnce() throws IOException {
-        LogManager manager = new LogManager(config(LogCleanerConfig.LOG_CLEANER_ENABLE_CONFIG, false,
-            LogConfig.LOG_SEGMENT_BYTES_CONFIG, 1024), List.of(temp.newFolder("logs").toPath()), time);
+    public void theBrokersCleanerCompactsDueLogsOnceAcrossARestart() throws IOException {
+        Path logs = temp.newFolder("logs").toPath();
+        LogConfig config = config(LogCleanerConfig.LOG_CLEANER_ENABLE_CONFIG, false, LogConfig.LOG_SEGMENT_BYTES_CONFIG, 1024);
+        LogManager manager = new LogManager(config, List.of(logs), time);
         manager.startup();
         try {
             manager.setTopicConfig("table", Map.of(LogConfig.CLEANUP_POLICY_CONFIG, "compact"));
@@ -324,6 +325,18 @@ public class LogCompactionTest {
             assertEquals("nothing new is dirty", 0, manager.cleanCompactedLogs());
         } finally {
             manager.shutdown();
+        }
+        assertTrue(Files.exists(logs.resolve(LogFileNames.CLEANER_OFFSET_CHECKPOINT)));
+
+        LogManager restarted = new LogManager(config, List.of(logs), time);
+        restarted.setTopicConfig("table", Map.of(LogConfig.CLEANUP_POLICY_CONFIG, "compact"));
+        restarted.startup();
+        try {
+            assertEquals("the checkpoint says the log is clean", 0, restarted.cleanCompactedLogs());
+            writeRounds(restarted.getLog("table", 0).orElseThrow(), 3, 10);
+            assertEquals(1, restarted.cleanCompactedLogs());
+        } finally {
+            restarted.shutdown();
         }
     }
 
