@@ -325,6 +325,16 @@ public class KafkaToolsIT {
             "app")));
     }
 
+    @Test(timeout = 300_000)
+    public void kafkaConfigsFindsNoUserCredentialsAndRefusesToSetOne() throws Exception {
+        assertEquals(List.of(), quotaLines(tool(KafkaTool.CONFIGS, "--describe", "--entity-type", "users")));
+        KafkaTool.Run refused = KafkaTool.run(KafkaTool.CONFIGS, List.of("--bootstrap-server", bootstrap, "--alter",
+            "--entity-type", "users", "--entity-name", "alice", "--add-config", "SCRAM-SHA-256=[iterations=8192,password=secret]"));
+        assertEquals(refused.output(), 1, refused.exit());
+        assertTrue(refused.output(), refused.output().contains("Millrace does not authenticate clients"));
+        assertEquals(List.of(), quotaLines(tool(KafkaTool.CONFIGS, "--describe", "--entity-type", "users")));
+    }
+
     /** What kafka-configs printed about quotas, its logging's complaints left out. */
     private static List<String> quotaLines(KafkaTool.Run run) {
         return run.lines().stream().filter(l -> !l.startsWith("log4j:") && !l.isBlank()).toList();

@@ -119,6 +119,9 @@ public final class Broker implements AutoCloseable {
         ApiHandler quotas = new NoQuotasHandler();
         handlers.put(ApiKey.DESCRIBE_CLIENT_QUOTAS, quotas);
         handlers.put(ApiKey.ALTER_CLIENT_QUOTAS, quotas);
+        NoScramCredentialsHandler scram = new NoScramCredentialsHandler();
+        handlers.put(ApiKey.DESCRIBE_USER_SCRAM_CREDENTIALS, scram);
+        handlers.put(ApiKey.ALTER_USER_SCRAM_CREDENTIALS, scram);
         ApiHandler acls = new NoAuthorizerAclsHandler();
         handlers.put(ApiKey.DESCRIBE_ACLS, acls);
         handlers.put(ApiKey.CREATE_ACLS, acls);

@@ -201,6 +201,12 @@ public class FrameFuzzTest {
                     new io.millrace.common.protocol.message.ClientQuotaEntity("user", "fuzz")), List.of(
                     new io.millrace.common.protocol.message.AlterClientQuotasRequest.Op("producer_byte_rate", 1024.0, false)))),
                 false);
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> new io.millrace.common.protocol.message.DescribeUserScramCredentialsRequest(
+                List.of("fuzz"));
+            case ALTER_USER_SCRAM_CREDENTIALS -> new io.millrace.common.protocol.message.AlterUserScramCredentialsRequest(List.of(
+                new io.millrace.common.protocol.message.AlterUserScramCredentialsRequest.Deletion("fuzz", (byte) 1)), List.of(
+                new io.millrace.common.protocol.message.AlterUserScramCredentialsRequest.Upsertion("fuzz", (byte) 1, 4096,
+                    ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.wrap(new byte[] {3, 4}))));
             case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);
             case CREATE_ACLS -> new io.millrace.common.protocol.message.CreateAclsRequest(List.of(ACL));
             case DELETE_ACLS -> new io.millrace.common.protocol.message.DeleteAclsRequest(List.of(ACL));

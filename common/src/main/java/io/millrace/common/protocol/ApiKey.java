@@ -41,6 +41,9 @@ public enum ApiKey {
     // Millrace has no quotas: none to describe, a change refused
     DESCRIBE_CLIENT_QUOTAS(48, "DescribeClientQuotas", 0, 1, 1),
     ALTER_CLIENT_QUOTAS(49, "AlterClientQuotas", 0, 1, 1),
+    // Millrace authenticates no client: no SCRAM credential to describe, a change refused
+    DESCRIBE_USER_SCRAM_CREDENTIALS(50, "DescribeUserScramCredentials", 0, 0, 0),
+    ALTER_USER_SCRAM_CREDENTIALS(51, "AlterUserScramCredentials", 0, 0, 0),
     // answered as by a Kafka broker with no authorizer: SECURITY_DISABLED
     DESCRIBE_ACLS(29, "DescribeAcls", 1, 3, 2),
     CREATE_ACLS(30, "CreateAcls", 1, 3, 2),

@@ -69,6 +69,7 @@ public enum Errors {
     CLUSTER_AUTHORIZATION_FAILED(31, "Not authorized for this cluster operation.", false),
     INVALID_TIMESTAMP(32, "A record timestamp is out of the accepted range.", false,
         InvalidTimestampException.class, InvalidTimestampException::new),
+    UNSUPPORTED_SASL_MECHANISM(33, "The broker does not support the requested SASL mechanism.", false),
     UNSUPPORTED_VERSION(35, "The server does not support this version of the request.", false,
         UnsupportedVersionException.class, UnsupportedVersionException::new),
     TOPIC_ALREADY_EXISTS(36, "The topic already exists.", false, TopicExistsException.class, TopicExistsException::new),
@@ -110,6 +111,8 @@ public enum Errors {
     INVALID_RECORD(87, "A record batch is invalid: bad magic, counts, lengths or compression.", false,
         InvalidRecordException.class, InvalidRecordException::new),
     THROTTLING_QUOTA_EXCEEDED(89, "The request exceeded a throttling quota.", true),
+    RESOURCE_NOT_FOUND(91, "A request illegally referred to a resource that does not exist.", false),
+    DUPLICATE_RESOURCE(92, "A request illegally referred to the same resource twice.", false),
     UNKNOWN_TOPIC_ID(100, "This server does not host a topic with this id.", true),
     MISMATCHED_ENDPOINT_TYPE(114, "The request was sent to an endpoint of the wrong type.", false);
 

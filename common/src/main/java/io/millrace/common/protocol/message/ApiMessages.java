@@ -40,6 +40,8 @@ public final class ApiMessages {
             case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsRequest.parse(buffer, version);
             case DESCRIBE_CLIENT_QUOTAS -> DescribeClientQuotasRequest.parse(buffer, version);
             case ALTER_CLIENT_QUOTAS -> AlterClientQuotasRequest.parse(buffer, version);
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> DescribeUserScramCredentialsRequest.parse(buffer, version);
+            case ALTER_USER_SCRAM_CREDENTIALS -> AlterUserScramCredentialsRequest.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
@@ -82,6 +84,8 @@ public final class ApiMessages {
             case LIST_PARTITION_REASSIGNMENTS -> ListPartitionReassignmentsResponse.parse(buffer, version);
             case DESCRIBE_CLIENT_QUOTAS -> DescribeClientQuotasResponse.parse(buffer, version);
             case ALTER_CLIENT_QUOTAS -> AlterClientQuotasResponse.parse(buffer, version);
+            case DESCRIBE_USER_SCRAM_CREDENTIALS -> DescribeUserScramCredentialsResponse.parse(buffer, version);
+            case ALTER_USER_SCRAM_CREDENTIALS -> AlterUserScramCredentialsResponse.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);
