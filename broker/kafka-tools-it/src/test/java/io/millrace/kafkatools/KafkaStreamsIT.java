@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
@@ -36,6 +37,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.Materialized;
@@ -54,7 +56,8 @@ import org.junit.rules.TemporaryFolder;
  * repartition topic with DeleteRecords, and every record comes out under its new key, in the
  * partition Kafka's partitioner gives it. A stateful topology counts into a store backed by a
  * compacted changelog topic, which the brokers' cleaner compacts; a new instance with no local
- * state restores the store from what compaction left and counts on from there.
+ * state restores the store from what compaction left and counts on from there. An exactly-once
+ * application stops at start with the reason its transactional producers get.
  */
 public class KafkaStreamsIT {
 
@@ -147,6 +150,30 @@ public class KafkaStreamsIT {
         try (KafkaStreams streams = new KafkaStreams(countingTopology(), countingProps())) {
             streams.start();
             awaitCounts(expected);
+        }
+    }
+
+    @Test(timeout = 300_000)
+    public void anExactlyOnceApplicationStopsWithTheReasonItsProducersGet() throws Exception {
+        createTopics("payments");
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("payments", Consumed.with(Serdes.String(), Serdes.String())).mapValues(v -> v + "!")
+            .to("payments-checked", Produced.with(Serdes.String(), Serdes.String()));
+        Properties props = streamsProps("payment-checker");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        try (KafkaStreams streams = new KafkaStreams(builder.build(), props)) {
+            streams.setUncaughtExceptionHandler(e -> {
+                failure.compareAndSet(null, e);
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            streams.start();
+            Conditions.waitUntil(() -> failure.get() != null, 120_000, "the application to stop");
+            StringBuilder causes = new StringBuilder();
+            for (Throwable t = failure.get(); t != null; t = t.getCause()) {
+                causes.append(t).append('\n');
+            }
+            assertTrue(causes.toString(), causes.toString().contains("transactions are not supported"));
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * any group. The first request creates the topic; the answer waits (off the request thread, up to
  * {@value #WAIT_MS} ms) until the partition has a leader and, if this broker leads it, until it has
  * loaded it, then COORDINATOR_NOT_AVAILABLE, which clients retry. A transactional id gets
- * COORDINATOR_NOT_AVAILABLE: there are no transactions.
+ * INVALID_REQUEST saying there are no transactions, and so does any other key type.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
 
@@ -44,9 +44,18 @@ public final class FindCoordinatorHandler implements ApiHandler {
             request.respond(FindCoordinatorResponse.batched(0, answers.stream().map(CompletableFuture::join).toList())));
     }
 
+    static final String NO_TRANSACTIONS = "Millrace has no transaction coordinator: transactions are not supported "
+        + "(a producer without transactional.id is still idempotent)";
+
     private CompletableFuture<FindCoordinatorResponse.Coordinator> find(String key, byte keyType) {
+        if (keyType == FindCoordinatorRequest.TRANSACTION) {
+            // Not retriable, so that a transactional producer stops at once with the reason instead of retrying until
+            // max.block.ms; Kafka's producer reports it as a fatal error of initTransactions().
+            return CompletableFuture.completedFuture(failed(key, Errors.INVALID_REQUEST, NO_TRANSACTIONS));
+        }
         if (keyType != FindCoordinatorRequest.GROUP) {
-            return CompletableFuture.completedFuture(failed(key, Errors.COORDINATOR_NOT_AVAILABLE, "only group coordinators exist"));
+            return CompletableFuture.completedFuture(failed(key, Errors.INVALID_REQUEST, "Millrace has group coordinators "
+                + "only (key type 0), not key type " + keyType));
         }
         if (!GroupIds.isValid(key)) {
             return CompletableFuture.completedFuture(failed(key, Errors.INVALID_GROUP_ID, "invalid group id"));
