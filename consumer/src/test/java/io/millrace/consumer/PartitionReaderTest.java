@@ -68,6 +68,30 @@ public class PartitionReaderTest {
         }
     }
 
+    @Test
+    public void readsACompactedPartitionAcrossItsGaps() throws Exception {
+        cluster.createTopic("table", 1, Map.of("cleanup.policy", "compact", "segment.bytes", "2048"));
+        List<String> written = new ArrayList<>();
+        try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
+            for (int chunk = 0; chunk < 10; chunk++) {
+                written.addAll(producer.produceTo("table", 0, 50, "t" + chunk, null));
+            }
+        }
+        var log = cluster.broker(0).logManager().getLog("table", 0).orElseThrow();
+        log.roll();
+        assertEquals(1, cluster.broker(0).logManager().cleanCompactedLogs());
+        TopicPartition table = new TopicPartition("table", 0);
+        List<ConsumerRecord<String, String>> records = read(table, 0, 500);
+        assertEquals("each key's last record", 50, records.size());
+        for (int i = 0; i < records.size(); i++) {
+            ConsumerRecord<String, String> record = records.get(i);
+            assertEquals(450 + i, record.offset());
+            assertEquals(written.get(450 + i), record.value());
+            assertEquals("k" + (i % 50), record.key());
+        }
+        assertEquals("a range inside a gap holds nothing", 0, read(table, 10, 40).size());
+    }
+
     /** A new reader knows no leader before its first fetch: it asks at once, not after retry.backoff.ms. */
     @Test(timeout = 20_000)
     public void aNewReadersFirstFetchDoesNotWaitOutTheRetryBackoff() {
