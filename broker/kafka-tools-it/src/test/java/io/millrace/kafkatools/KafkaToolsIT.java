@@ -25,7 +25,7 @@ import org.junit.rules.TemporaryFolder;
  * kafka-log-dirs, kafka-get-offsets, the console producer and consumer) and the tools Kafka's own
  * system tests drive: the verifiable producer and consumer, with a consumer group, the producer and
  * consumer performance tools, the end-to-end latency tool and the client-compatibility check;
- * `kafka-transactions describe-producers`, `kafka-reassign-partitions`; and kafka-acls, which finds security disabled, as on a
+ * `kafka-transactions describe-producers` and `list`, `kafka-reassign-partitions`; and kafka-acls, which finds security disabled, as on a
  * Kafka broker with no authorizer.
  */
 public class KafkaToolsIT {
@@ -268,6 +268,19 @@ public class KafkaToolsIT {
         long lastTimestamp = Long.parseLong(producer.group(2));
         assertTrue(described, Math.abs(System.currentTimeMillis() - lastTimestamp) < TimeUnit.MINUTES.toMillis(5));
         assertTrue(described, !producer.find());
+    }
+
+    @Test(timeout = 300_000)
+    public void kafkaTransactionsListsNoTransactionAndDescribeFailsAtOnce() throws Exception {
+        List<String> listed = quotaLines(tool(KafkaTool.TRANSACTIONS, "list"));
+        assertEquals(listed.toString(), 1, listed.size());
+        assertTrue(listed.toString(), listed.get(0).matches("TransactionalId\\s+Coordinator\\s+ProducerId\\s+TransactionState\\s*"));
+        KafkaTool.Run described = KafkaTool.run(KafkaTool.TRANSACTIONS, List.of("--bootstrap-server", bootstrap, "describe",
+            "--transactional-id", "payments"));
+        // The tool fails at once; Kafka's AdminClient does not print the broker's reason for this error.
+        assertEquals(described.output(), 1, described.exit());
+        assertTrue(described.output(), described.output().contains("FindCoordinator request for key")
+            && described.output().contains("type=TRANSACTION"));
     }
 
     @Test(timeout = 300_000)

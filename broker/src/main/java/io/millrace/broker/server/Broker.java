@@ -116,6 +116,7 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(cluster));
         handlers.put(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(cluster.metadata()));
         handlers.put(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(cluster.metadata(), partitions));
+        handlers.put(ApiKey.LIST_TRANSACTIONS, new NoTransactionsHandler());
         ApiHandler quotas = new NoQuotasHandler();
         handlers.put(ApiKey.DESCRIBE_CLIENT_QUOTAS, quotas);
         handlers.put(ApiKey.ALTER_CLIENT_QUOTAS, quotas);

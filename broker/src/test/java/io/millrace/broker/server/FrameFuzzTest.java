@@ -207,6 +207,8 @@ public class FrameFuzzTest {
                 new io.millrace.common.protocol.message.AlterUserScramCredentialsRequest.Deletion("fuzz", (byte) 1)), List.of(
                 new io.millrace.common.protocol.message.AlterUserScramCredentialsRequest.Upsertion("fuzz", (byte) 1, 4096,
                     ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.wrap(new byte[] {3, 4}))));
+            case LIST_TRANSACTIONS -> new io.millrace.common.protocol.message.ListTransactionsRequest(List.of("Ongoing"),
+                List.of(1L), -1L, "fuzz.*");
             case DESCRIBE_ACLS -> new io.millrace.common.protocol.message.DescribeAclsRequest(ACL);
             case CREATE_ACLS -> new io.millrace.common.protocol.message.CreateAclsRequest(List.of(ACL));
             case DELETE_ACLS -> new io.millrace.common.protocol.message.DeleteAclsRequest(List.of(ACL));

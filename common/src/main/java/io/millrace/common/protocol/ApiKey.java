@@ -36,6 +36,8 @@ public enum ApiKey {
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
+    // Millrace has no transactions: none to list
+    LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     ALTER_PARTITION_REASSIGNMENTS(45, "AlterPartitionReassignments", 0, 1, 0),
     LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
     // Millrace has no quotas: none to describe, a change refused
@@ -67,7 +69,7 @@ public enum ApiKey {
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0);
 
-    private static final ApiKey[] BY_ID = new ApiKey[64];
+    private static final ApiKey[] BY_ID = new ApiKey[128];
 
     static {
         for (ApiKey key : values()) {

@@ -114,7 +114,8 @@ public enum Errors {
     RESOURCE_NOT_FOUND(91, "A request illegally referred to a resource that does not exist.", false),
     DUPLICATE_RESOURCE(92, "A request illegally referred to the same resource twice.", false),
     UNKNOWN_TOPIC_ID(100, "This server does not host a topic with this id.", true),
-    MISMATCHED_ENDPOINT_TYPE(114, "The request was sent to an endpoint of the wrong type.", false);
+    MISMATCHED_ENDPOINT_TYPE(114, "The request was sent to an endpoint of the wrong type.", false),
+    INVALID_REGULAR_EXPRESSION(128, "The regular expression is not valid.", false);
 
     private static final Map<Short, Errors> BY_CODE = new HashMap<>();
     private static final Map<Class<?>, Errors> BY_EXCEPTION = new HashMap<>();

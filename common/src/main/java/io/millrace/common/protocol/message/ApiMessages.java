@@ -42,6 +42,7 @@ public final class ApiMessages {
             case ALTER_CLIENT_QUOTAS -> AlterClientQuotasRequest.parse(buffer, version);
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> DescribeUserScramCredentialsRequest.parse(buffer, version);
             case ALTER_USER_SCRAM_CREDENTIALS -> AlterUserScramCredentialsRequest.parse(buffer, version);
+            case LIST_TRANSACTIONS -> ListTransactionsRequest.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsRequest.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsRequest.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsRequest.parse(buffer, version);
@@ -86,6 +87,7 @@ public final class ApiMessages {
             case ALTER_CLIENT_QUOTAS -> AlterClientQuotasResponse.parse(buffer, version);
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> DescribeUserScramCredentialsResponse.parse(buffer, version);
             case ALTER_USER_SCRAM_CREDENTIALS -> AlterUserScramCredentialsResponse.parse(buffer, version);
+            case LIST_TRANSACTIONS -> ListTransactionsResponse.parse(buffer, version);
             case DESCRIBE_ACLS -> DescribeAclsResponse.parse(buffer, version);
             case CREATE_ACLS -> CreateAclsResponse.parse(buffer, version);
             case DELETE_ACLS -> DeleteAclsResponse.parse(buffer, version);

@@ -105,6 +105,7 @@ public class MessageSemanticsTest {
             case ALTER_CLIENT_QUOTAS -> Wire.kafkaWrite(new AlterClientQuotasRequestTest(v).kafkaSample(), v);
             case DESCRIBE_USER_SCRAM_CREDENTIALS -> Wire.kafkaWrite(new DescribeUserScramCredentialsRequestTest(v).kafkaSample(), v);
             case ALTER_USER_SCRAM_CREDENTIALS -> Wire.kafkaWrite(new AlterUserScramCredentialsRequestTest(v).kafkaSample(), v);
+            case LIST_TRANSACTIONS -> Wire.kafkaWrite(new ListTransactionsRequestTest(v).kafkaSample(), v);
             case DESCRIBE_ACLS -> Wire.kafkaWrite(new DescribeAclsRequestTest(v).kafkaSample(), v);
             case CREATE_ACLS -> Wire.kafkaWrite(new CreateAclsRequestTest(v).kafkaSample(), v);
             case DELETE_ACLS -> Wire.kafkaWrite(new DeleteAclsRequestTest(v).kafkaSample(), v);
