@@ -11,8 +11,6 @@ import java.util.Arrays;
  */
 final class ApiVersionTable {
 
-    private static final int MAX_API_ID = 64;
-
     private final short[] versions;
     private final String broker;
 
@@ -22,7 +20,7 @@ final class ApiVersionTable {
     }
 
     static ApiVersionTable negotiate(ApiVersionsResponse response, String broker) {
-        short[] versions = new short[MAX_API_ID];
+        short[] versions = new short[ApiKey.ID_LIMIT];
         Arrays.fill(versions, (short) -1);
         for (ApiVersionsResponse.ApiVersion theirs : response.apiKeys()) {
             ApiKey ours = ApiKey.forId(theirs.apiKey());

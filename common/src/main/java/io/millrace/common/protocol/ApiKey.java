@@ -69,7 +69,10 @@ public enum ApiKey {
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0);
 
-    private static final ApiKey[] BY_ID = new ApiKey[128];
+    /** One more than the largest id: the size of a table indexed by api key. */
+    public static final int ID_LIMIT = java.util.Arrays.stream(values()).mapToInt(ApiKey::id).max().orElse(0) + 1;
+
+    private static final ApiKey[] BY_ID = new ApiKey[ID_LIMIT];
 
     static {
         for (ApiKey key : values()) {
