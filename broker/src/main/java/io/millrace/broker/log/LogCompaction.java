@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -179,22 +180,10 @@ final class LogCompaction {
      */
     private int map(List<LogSegment> segments, KeyOffsetMap keys) throws IOException {
         for (int i = 0; i < segments.size(); i++) {
-            LogSegment segment = segments.get(i);
-            for (int position = 0; position < segment.size(); ) {
-                RecordBatch batch = batchAt(segment, position);
-                position += batch.sizeInBytes();
-                if (batch.isControlBatch()) {
-                    continue;
-                }
-                try (RecordIterator records = batch.records()) {
-                    Record record = null;
-                    while (records.hasNext()) {
-                        record = records.nextInto(record);
-                        if (record.hasKey() && !keys.put(record.key(), record.offset())) {
-                            return i;
-                        }
-                    }
-                }
+            boolean whole = forEachBatch(segments.get(i), batch -> forEachRecord(batch,
+                record -> !record.hasKey() || keys.put(record.key(), record.offset())));
+            if (!whole) {
+                return i;
             }
         }
         return segments.size();
@@ -208,30 +197,22 @@ final class LogCompaction {
     }
 
     private Survey survey(LogSegment segment, KeyOffsetMap keys, boolean tombstonesGo) throws IOException {
-        long removable = 0;
+        long[] removable = {0};
+        long[] lastBatch = {-1};
         Map<Long, Long> lastBatchOfProducer = new HashMap<>();
-        long lastBatch = -1;
-        for (int position = 0; position < segment.size(); ) {
-            RecordBatch batch = batchAt(segment, position);
-            position += batch.sizeInBytes();
-            lastBatch = batch.baseOffset();
+        forEachBatch(segment, batch -> {
+            lastBatch[0] = batch.baseOffset();
             if (batch.hasProducerId()) {
                 lastBatchOfProducer.put(batch.producerId(), batch.baseOffset());
             }
-            if (batch.isControlBatch()) {
-                continue;
-            }
-            try (RecordIterator records = batch.records()) {
-                Record record = null;
-                while (records.hasNext()) {
-                    record = records.nextInto(record);
-                    if (!keeps(record, keys, tombstonesGo)) {
-                        removable++;
-                    }
+            return forEachRecord(batch, record -> {
+                if (!keeps(record, keys, tombstonesGo)) {
+                    removable[0]++;
                 }
-            }
-        }
-        return new Survey(removable, lastBatch, new HashSet<>(lastBatchOfProducer.values()));
+                return true;
+            });
+        });
+        return new Survey(removable[0], lastBatch[0], new HashSet<>(lastBatchOfProducer.values()));
     }
 
     private static boolean keeps(Record record, KeyOffsetMap keys, boolean tombstonesGo) {
@@ -260,15 +241,14 @@ final class LogCompaction {
         try {
             for (LogSegment segment : group) {
                 boolean tombstonesGo = segment.largestTimestamp() < deleteHorizon;
-                for (int position = 0; position < segment.size(); ) {
-                    RecordBatch batch = batchAt(segment, position);
-                    position += batch.sizeInBytes();
+                forEachBatch(segment, batch -> {
                     ByteBuffer kept = batch.isControlBatch() ? batch.slice()
                         : cleanBatch(batch, keys, tombstonesGo, headersKept.contains(batch.baseOffset()));
                     if (kept != null) {
                         cleaned.append(kept);
                     }
-                }
+                    return true;
+                });
             }
             cleaned.onBecomeInactive();
             cleaned.flush();
@@ -361,8 +341,41 @@ final class LogCompaction {
         return true;
     }
 
-    private RecordBatch batchAt(LogSegment segment, int position) throws IOException {
-        scratch = segment.readBatchAt(position, scratch);
-        return RecordBatch.wrap(scratch, 0);
+    /** What is done with each batch of a segment; false stops the walk. */
+    private interface BatchVisitor {
+        boolean visit(RecordBatch batch) throws IOException;
+    }
+
+    /**
+     * Reads a segment's batches in order, each checked ({@link LogSegment#readBatchAt}) and valid only
+     * until the next is read; returns false if the visitor stopped the walk.
+     */
+    private boolean forEachBatch(LogSegment segment, BatchVisitor visitor) throws IOException {
+        for (int position = 0; position < segment.size(); ) {
+            scratch = segment.readBatchAt(position, scratch);
+            RecordBatch batch = RecordBatch.wrap(scratch, 0);
+            position += batch.sizeInBytes();
+            if (!visitor.visit(batch)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Visits the records of a batch, none of a control batch's (they are not compacted); false stops. */
+    private static boolean forEachRecord(RecordBatch batch, Predicate<Record> visitor) {
+        if (batch.isControlBatch()) {
+            return true;
+        }
+        try (RecordIterator records = batch.records()) {
+            Record record = null;
+            while (records.hasNext()) {
+                record = records.nextInto(record);
+                if (!visitor.test(record)) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 }
