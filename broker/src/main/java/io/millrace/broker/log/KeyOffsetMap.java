@@ -69,10 +69,6 @@ final class KeyOffsetMap {
         return offsets[find(key)];
     }
 
-    int size() {
-        return entries;
-    }
-
     /** The slot holding the key's digest, or the empty slot where it would go. */
     private int find(ByteBuffer key) {
         md5.update(key.duplicate());
