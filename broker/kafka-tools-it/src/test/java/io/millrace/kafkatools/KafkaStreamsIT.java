@@ -188,8 +188,11 @@ public class KafkaStreamsIT {
 
     private Properties countingProps() throws Exception {
         Properties props = streamsProps("click-counter");
-        // Small segments for the internal topics, so that the changelog has closed segments to clean.
+        // Small segments for the internal topics, so that the changelog has closed segments to clean. A batch larger
+        // than a segment is refused with RECORD_LIST_TOO_LARGE, as Kafka refuses it, so the producer's batches stay
+        // below the segment size.
         props.put(StreamsConfig.topicPrefix("segment.bytes"), 2048);
+        props.put(StreamsConfig.producerPrefix("batch.size"), 1024);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         return props;
     }

@@ -2,6 +2,7 @@ package io.millrace.broker.log;
 
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.errors.RecordBatchTooLargeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.Record;
 import io.millrace.common.record.RecordBatch;
@@ -29,15 +30,14 @@ final class LogValidator {
      *
      * @throws CorruptRecordException  damaged or truncated bytes
      * @throws InvalidRecordException  bytes that break the format's rules, or no batch at all
-     * @throws RecordTooLargeException a batch over {@code max.message.bytes}, or the append over {@code segment.bytes}
+     * @throws RecordTooLargeException      a batch over {@code max.message.bytes} (MESSAGE_TOO_LARGE, which Kafka's
+     *                                      producer answers by splitting the batch)
+     * @throws RecordBatchTooLargeException the append over {@code segment.bytes} (RECORD_LIST_TOO_LARGE, as Kafka:
+     *                                      splitting cannot help a batch under the producer's own batch size)
      */
     static void validate(ByteBuffer records, LogConfig config, long now) {
         if (!records.hasRemaining()) {
             throw new InvalidRecordException("An append needs at least one record batch");
-        }
-        if (records.remaining() > config.segmentBytes()) {
-            throw new RecordTooLargeException("An append of " + records.remaining() + " bytes cannot fit a segment of "
-                + config.segmentBytes() + " bytes");
         }
         RecordBatch batch = RecordBatch.wrap(records, records.position());
         for (int at = records.position(); at < records.limit(); at += batch.sizeInBytes()) {
@@ -48,6 +48,11 @@ final class LogValidator {
             if (config.cleanupPolicy().compact()) {
                 checkKeys(batch);
             }
+        }
+        // after the batches' own checks, as Kafka: a batch over both limits is MESSAGE_TOO_LARGE, which its producer splits
+        if (records.remaining() > config.segmentBytes()) {
+            throw new RecordBatchTooLargeException("An append of " + records.remaining() + " bytes cannot fit a segment of "
+                + config.segmentBytes() + " bytes");
         }
     }
 

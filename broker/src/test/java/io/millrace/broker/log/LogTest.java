@@ -14,6 +14,7 @@ import static org.junit.Assert.assertTrue;
 import io.millrace.common.errors.CorruptRecordException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.RecordBatchTooLargeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.TimestampType;
@@ -186,6 +187,16 @@ public class LogTest {
         open(config(LogConfig.MESSAGE_MAX_BYTES_CONFIG, 200));
         assertThrows(RecordTooLargeException.class, () -> log.append(batchOfValueSize(0, 300)));
         assertEquals(0, log.logEndOffset());
+    }
+
+    @Test
+    public void anAppendLargerThanASegmentIsRefusedAsARecordListTooLarge() {
+        open(config(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 400, LogConfig.MESSAGE_MAX_BYTES_CONFIG, 2000));
+        log.append(batchOfValueSize(0, 300));
+        RecordBatchTooLargeException e = assertThrows(RecordBatchTooLargeException.class,
+            () -> log.append(batchOfValueSize(0, 500)));
+        assertTrue(e.getMessage(), e.getMessage().contains("segment of 400 bytes"));
+        assertEquals(1, log.logEndOffset());
     }
 
     @Test

@@ -111,6 +111,16 @@ public class BadInputTest {
     }
 
     @Test
+    public void anAppendLargerThanTheTopicsSegmentIsRefusedWithRecordListTooLarge() throws Exception {
+        CLUSTER.createTopic("small-segments", 1, Map.of("segment.bytes", "1024"));
+        ByteBuffer batch = batch(100);
+        assertTrue(batch.remaining() > 1024);
+        assertEquals(Errors.RECORD_LIST_TOO_LARGE, produce("small-segments", batch));
+        assertEquals(0, CLUSTER.broker(0).logManager().getLog("small-segments", 0).orElseThrow().logEndOffset());
+        assertEquals(Errors.NONE, produce("small-segments", batch(5)));
+    }
+
+    @Test
     public void anUnknownTopicIsRefusedWhenAutoCreationIsOff() throws Exception {
         assertEquals(Errors.UNKNOWN_TOPIC_OR_PARTITION, produce("no-such-topic", batch(1)));
     }

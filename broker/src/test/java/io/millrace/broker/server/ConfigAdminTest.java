@@ -32,6 +32,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidRequestException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -172,6 +173,24 @@ public class ConfigAdminTest {
         assertTrue("the full active segment rolled, then every 1024 bytes: " + log.numberOfSegments(),
             log.numberOfSegments() >= 3);
         assertEquals("with flush.messages=1 an acknowledged record is fsynced", log.logEndOffset(), log.recoveryPoint());
+    }
+
+    @Test
+    public void aBatchLargerThanASegmentIsKafkasRecordBatchTooLargeWhichItsProducerDoesNotSplit() throws Exception {
+        String topic = "tiny-segments";
+        CLUSTER.createTopic(topic, 1, Map.of());
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            alter(admin, resource, set("segment.bytes", "1024"));
+            awaitLogs(topic, c -> c.segmentBytes() == 1024);
+            expect(RecordBatchTooLargeException.class, "segment of 1024 bytes", () -> produce(topic, 1, 1500));
+            // over both limits, the batch's own limit answers first, as in Kafka
+            alter(admin, resource, set("max.message.bytes", "1000"));
+            awaitLogs(topic, c -> c.maxMessageBytes() == 1000);
+            expect(RecordTooLargeException.class, "max.message.bytes", () -> produce(topic, 1, 1500));
+            produce(topic, 1, 500);
+        }
+        assertEquals(1, CLUSTER.broker(0).logManager().getLog(topic, 0).orElseThrow().logEndOffset());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.OutOfOrderSequenceException;
+import io.millrace.common.errors.RecordBatchTooLargeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
@@ -53,7 +54,8 @@ public enum Errors {
     NOT_COORDINATOR(16, "This is not the correct coordinator.", true),
     INVALID_TOPIC_EXCEPTION(17, "The topic name is invalid or the operation is not allowed on this topic.", false,
         InvalidTopicException.class, InvalidTopicException::new),
-    RECORD_LIST_TOO_LARGE(18, "The records of one produce request are larger than the segment size.", false),
+    RECORD_LIST_TOO_LARGE(18, "The records of one produce request are larger than the segment size.", false,
+        RecordBatchTooLargeException.class, RecordBatchTooLargeException::new),
     NOT_ENOUGH_REPLICAS(19, "Fewer in-sync replicas than required.", true),
     NOT_ENOUGH_REPLICAS_AFTER_APPEND(20, "Appended to the log, but with fewer in-sync replicas than required.", true),
     INVALID_REQUIRED_ACKS(21, "The produce request asks for an invalid number of acknowledgements.", false),

@@ -17,6 +17,7 @@ import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.errors.UnknownTopicOrPartitionException;
 import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.MillraceException;
+import io.millrace.common.errors.RecordBatchTooLargeException;
 import io.millrace.common.errors.RecordTooLargeException;
 import java.io.IOException;
 import java.util.HashSet;
@@ -57,6 +58,9 @@ public class ErrorsTest {
         assertSame(Errors.INVALID_RECORD, Errors.forException(new InvalidRecordException("x")));
         assertSame(Errors.CORRUPT_MESSAGE, Errors.forException(new CorruptRecordException("x")));
         assertSame(Errors.MESSAGE_TOO_LARGE, Errors.forException(new RecordTooLargeException("x")));
+        // Kafka's producer splits a batch refused with MESSAGE_TOO_LARGE; one larger than a segment is not split
+        assertSame(Errors.RECORD_LIST_TOO_LARGE, Errors.forException(new RecordBatchTooLargeException("x")));
+        assertTrue(Errors.RECORD_LIST_TOO_LARGE.exception("x") instanceof RecordBatchTooLargeException);
     }
 
     @Test

@@ -1,0 +1,16 @@
+package io.millrace.common.errors;
+
+/**
+ * The records of one produce request for a partition are larger than the topic's
+ * {@code segment.bytes}, so no segment could hold them; nothing of them is appended. Kafka's
+ * RECORD_LIST_TOO_LARGE: a client must not retry it by splitting, since the limit is the topic's
+ * segment size, not a batch size it chose.
+ */
+public class RecordBatchTooLargeException extends RecordTooLargeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public RecordBatchTooLargeException(String message) {
+        super(message);
+    }
+}
