@@ -70,6 +70,44 @@ public class KafkaClientsTest {
         assertSameRecords(sent, read);
     }
 
+    @Test
+    public void anIdempotentProducerSplitsABatchOverMaxMessageBytesAndEveryRecordArrivesOnceInOrder() throws Exception {
+        String topic = "small-messages";
+        CLUSTER.createTopic(topic, 2, Map.of("max.message.bytes", "2048"));
+        Properties props = CLUSTER.clientProps();
+        props.put("key.serializer", ByteArraySerializer.class.getName());
+        props.put("value.serializer", ByteArraySerializer.class.getName());
+        props.put("batch.size", "8192");
+        props.put("linger.ms", "5");
+        Map<Integer, List<Records>> sent = new TreeMap<>();
+        double splits;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> acked = new ArrayList<>();
+            for (int n = 0; n < 4_000; n++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, n % 2, 1_700_000_000_000L + n,
+                    utf8("key-" + n), utf8("value " + n));
+                sent.computeIfAbsent(n % 2, k -> new ArrayList<>()).add(Records.of(record));
+                acked.add(producer.send(record));
+                if (n < 2) {
+                    // Each partition knows the producer before a batch is refused. A refused first batch while the
+                    // next is in flight strands Kafka's producer, on a Kafka broker too: the broker takes the next
+                    // batch's sequence from a producer it does not know (KIP-360), and then refuses the split
+                    // parts of the first, which come after it in sequence, as out of order until delivery.timeout.ms.
+                    acked.get(n).get(30, TimeUnit.SECONDS);
+                }
+            }
+            producer.flush();
+            for (var f : acked) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            splits = producer.metrics().entrySet().stream().filter(e -> e.getKey().name().equals("batch-split-total"))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue()).sum();
+        }
+        // MESSAGE_TOO_LARGE made the producer split its batches and send the parts with their sequences again
+        assertTrue("batches split: " + splits, splits > 0);
+        assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), topic, 2, 4_000));
+    }
+
     private static long appended(String topic) {
         long total = 0;
         for (int p = 0; p < 4; p++) {
