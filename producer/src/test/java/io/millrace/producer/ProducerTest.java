@@ -221,6 +221,40 @@ public class ProducerTest {
     }
 
     @Test
+    public void aFirstBatchRefusedAsTooLargeFailsAloneAndTheRecordsBehindItAreStoredOnce() throws Exception {
+        String topic = "producer-test-" + TOPICS.incrementAndGet();
+        cluster.createTopic(topic, 1, Map.of("max.message.bytes", "1000"));
+        List<Future<RecordMetadata>> behind = new ArrayList<>();
+        Future<RecordMetadata> large;
+        try (MillraceProducer<String, String> producer = producer(Map.of("linger.ms", 0, "batch.size", 200))) {
+            // The broker refuses the first batch of this producer while the ones behind it are in flight, and may
+            // take those from a producer it does not know yet at whatever sequence they carry.
+            large = producer.send(new ProducerRecord<>(topic, "k", "x".repeat(1_500)));
+            for (int i = 0; i < 200; i++) {
+                behind.add(producer.send(new ProducerRecord<>(topic, "k", "v" + i)));
+            }
+            producer.flush();
+        }
+        try {
+            large.get(30, TimeUnit.SECONDS);
+            fail("expected RecordTooLargeException");
+        } catch (ExecutionException e) {
+            assertTrue(e.getCause().toString(), e.getCause() instanceof RecordTooLargeException);
+            assertTrue(e.getCause().getMessage(), e.getCause().getMessage().contains("max.message.bytes"));
+        }
+        List<String> values = new ArrayList<>();
+        for (Stored stored : PartitionContents.read(cluster.bootstrapServers(), topic, 0)) {
+            values.add(stored.value());
+        }
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            expected.add("v" + i);
+            assertEquals(i, behind.get(i).get(30, TimeUnit.SECONDS).offset());
+        }
+        assertEquals(expected, values);
+    }
+
+    @Test
     public void callbacksRunOncePerRecordWithTheirOffsets() throws Exception {
         String topic = newTopic(1);
         int n = 1_000;

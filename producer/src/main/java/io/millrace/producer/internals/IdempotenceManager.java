@@ -148,9 +148,13 @@ final class IdempotenceManager {
                 return true;    // a batch before it failed as well and goes first
             }
             if (!isUnresolved || batch.baseSequence() == unresolved.get(tp)) {
-                log.warn("{} got OUT_OF_ORDER_SEQUENCE_NUMBER for sequence {} right after the last acknowledged one: "
-                    + "the broker lost records it had acknowledged; numbering the partition's batches again under a "
-                    + "new epoch", tp, batch.baseSequence());
+                // Also seen without any loss: batches in flight when the epoch was raised were appended under the
+                // old epoch, so the broker expects the new one to start at 0.
+                log.warn("{} got OUT_OF_ORDER_SEQUENCE_NUMBER for sequence {} of epoch {} right after the last "
+                    + "acknowledged one: the broker does not count the sequences before it under that epoch (records "
+                    + "lost in an unclean leader election, or batches in flight under the epoch before); numbering the "
+                    + "partition's batches again under a new epoch", tp, batch.baseSequence(),
+                    batch.producerIdAndEpoch().epoch());
                 requestEpochBump(tp);
             }
             return true;
