@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
@@ -55,7 +54,7 @@ public final class LogManager implements Closeable {
     private final ConcurrentHashMap<String, Map<String, Object>> topicOverrides = new ConcurrentHashMap<>();
     private final LogDirLocks dirLocks = new LogDirLocks();
     private final Object createLock = new Object();
-    private final CopyOnWriteArrayList<LogListener> listeners = new CopyOnWriteArrayList<>();
+    private final LogListeners listeners = new LogListeners();
     private final LogCheckpoints checkpoints;
     private volatile boolean started;
     private volatile boolean shutDown;
@@ -169,7 +168,7 @@ public final class LogManager implements Closeable {
         synchronized (createLock) {
             previous = logs.putIfAbsent(tp, log);
             if (previous == null) {
-                announceOpened(log);
+                listeners.opened(log);
             }
         }
         if (previous != null) {
@@ -288,7 +287,7 @@ public final class LogManager implements Closeable {
         }
         Log log = Log.open(partitionDir, configFor(tp.topic()), context, 0L, true);
         logs.put(tp, log);
-        announceOpened(log);
+        listeners.opened(log);
         LOG.info("Created the log of {} in {}", tp, dir);
         return log;
     }
@@ -321,13 +320,7 @@ public final class LogManager implements Closeable {
         synchronized (createLock) {
             log = logs.remove(new TopicPartition(topic, partition));
             if (log != null) {
-                for (LogListener listener : listeners) {
-                    try {
-                        listener.logDeleted(log);
-                    } catch (RuntimeException e) {
-                        LOG.error("A log listener failed on the deletion of {}", log.topicPartition(), e);
-                    }
-                }
+                listeners.deleted(log);
             }
         }
         if (log == null) {
@@ -382,26 +375,13 @@ public final class LogManager implements Closeable {
      */
     public void addLogListener(LogListener listener) {
         synchronized (createLock) {
-            listeners.add(listener);
-            for (Log log : logs.values()) {
-                listener.logOpened(log);
-            }
+            listeners.add(listener, logs.values());
         }
     }
 
     /** Sets who hears the duration, in nanoseconds, of every fsync of these logs. */
     public void onFlush(LongConsumer listener) {
         flusher.onFlush(listener);
-    }
-
-    private void announceOpened(Log log) {
-        for (LogListener listener : listeners) {
-            try {
-                listener.logOpened(log);
-            } catch (RuntimeException e) {
-                LOG.error("A log listener failed on the opening of {}", log.topicPartition(), e);
-            }
-        }
     }
 
     // ---- background work --------------------------------------------------------------------
