@@ -161,8 +161,9 @@ public final class Log implements Closeable {
      * its original offsets and not written again. Does not fsync.
      *
      * @throws InvalidRecordException  a batch is malformed or damaged (its subclasses say how)
-     * @throws RecordTooLargeException a batch is over {@code max.message.bytes}; its subclass
-     *                                 {@link io.millrace.common.errors.RecordBatchTooLargeException}: the whole append is over {@code segment.bytes}
+     * @throws RecordTooLargeException a batch is over {@code max.message.bytes}, or (its subclass
+     *                                 {@link io.millrace.common.errors.RecordBatchTooLargeException}) the
+     *                                 whole append is over {@code segment.bytes}
      * @throws KafkaStorageException   the log is closed or its directory offline
      */
     public LogAppendInfo append(ByteBuffer records) {
