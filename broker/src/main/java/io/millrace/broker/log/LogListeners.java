@@ -3,6 +3,7 @@ package io.millrace.broker.log;
 import io.millrace.broker.log.LogManager.LogListener;
 import java.util.Collection;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,21 +27,19 @@ final class LogListeners {
     }
 
     void opened(Log log) {
-        for (LogListener listener : listeners) {
-            try {
-                listener.logOpened(log);
-            } catch (RuntimeException e) {
-                LOG.error("A log listener failed on the opening of {}", log.topicPartition(), e);
-            }
-        }
+        tell(log, "opening", LogListener::logOpened);
     }
 
     void deleted(Log log) {
+        tell(log, "deletion", LogListener::logDeleted);
+    }
+
+    private void tell(Log log, String event, BiConsumer<LogListener, Log> call) {
         for (LogListener listener : listeners) {
             try {
-                listener.logDeleted(log);
+                call.accept(listener, log);
             } catch (RuntimeException e) {
-                LOG.error("A log listener failed on the deletion of {}", log.topicPartition(), e);
+                LOG.error("A log listener failed on the {} of {}", event, log.topicPartition(), e);
             }
         }
     }
