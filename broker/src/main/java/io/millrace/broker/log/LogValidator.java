@@ -32,8 +32,8 @@ final class LogValidator {
      * @throws InvalidRecordException  bytes that break the format's rules, or no batch at all
      * @throws RecordTooLargeException      a batch over {@code max.message.bytes} (MESSAGE_TOO_LARGE, which Kafka's
      *                                      producer answers by splitting the batch)
-     * @throws RecordBatchTooLargeException the append over {@code segment.bytes} (RECORD_LIST_TOO_LARGE, as Kafka:
-     *                                      splitting cannot help a batch under the producer's own batch size)
+     * @throws RecordBatchTooLargeException the append over {@code segment.bytes} (RECORD_LIST_TOO_LARGE, as Kafka;
+     *                                      its producer fails the batch rather than splitting it)
      */
     static void validate(ByteBuffer records, LogConfig config, long now) {
         if (!records.hasRemaining()) {
