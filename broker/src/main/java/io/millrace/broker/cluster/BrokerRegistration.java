@@ -10,6 +10,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +23,12 @@ import org.slf4j.LoggerFactory;
  * run that crashed before ZooKeeper expired its session, or another broker given the same id. The
  * two are told apart by the listener the registration names: a live broker cannot be reachable at
  * the address this broker has just bound, so a registration naming the same host and port is a
- * predecessor's. Startup then waits for the server to expire it (watching for its deletion,
- * bounded by the session timeout and a margin) and registers; it is not deleted, so the controller
- * and the other brokers see the old run end before the new one appears. A registration naming
- * another address fails startup at once, as does one still held when the wait runs out.
+ * predecessor's. When the predecessor recorded that session ({@link PreviousSession}), startup
+ * ends it, which deletes its znodes at once; otherwise it waits for the server to expire it
+ * (watching for its deletion, bounded by the session timeout and a margin). Either way the znode
+ * goes with its session rather than being deleted by hand, so the controller and the other brokers
+ * see the old run end before the new one appears. A registration naming another address fails
+ * startup at once, as does one still held when the wait runs out.
  *
  * <p>After a lost session the znode may still be there for a while, held by our own expired
  * session (the server expires it one session timeout after it last heard from us). Every session
@@ -52,6 +55,8 @@ final class BrokerRegistration {
     private final int sessionTimeoutMs;
     private final Time time;
     private final String path;
+    /** Where the session holding the registration is recorded for the next run; null: nowhere. */
+    private final PreviousSession previousSession;
     /** Released by every event on a watched registration: it was deleted or changed. */
     private final Semaphore registrationChanged = new Semaphore(0);
     private final Watcher changeWatcher = event -> registrationChanged.release();
@@ -63,7 +68,7 @@ final class BrokerRegistration {
     private volatile long registeredSession = -1;
 
     BrokerRegistration(CuratorFramework client, int brokerId, String host, int port, String rack, int sessionTimeoutMs,
-                       Time time) {
+                       Time time, PreviousSession previousSession) {
         this.client = client;
         this.brokerId = brokerId;
         this.host = host;
@@ -72,6 +77,7 @@ final class BrokerRegistration {
         this.sessionTimeoutMs = sessionTimeoutMs;
         this.time = time;
         this.path = ClusterPaths.broker(brokerId);
+        this.previousSession = previousSession;
     }
 
     /**
@@ -84,6 +90,7 @@ final class BrokerRegistration {
     synchronized void register() throws Exception {
         long waitStart = -1;
         int lostRaces = 0;
+        boolean triedToEndIt = false;
         while (true) {
             Stat stat = new Stat();
             byte[] existing = dataOrNull(stat);
@@ -103,6 +110,12 @@ final class BrokerRegistration {
             }
             if (!namesOurListener(existing)) {
                 throw conflict(owner, existing);
+            }
+            if (!triedToEndIt) {
+                triedToEndIt = true;
+                if (endPreviousSession(owner)) {
+                    continue;
+                }
             }
             if (waitStart < 0) {
                 waitStart = System.nanoTime();
@@ -157,6 +170,9 @@ final class BrokerRegistration {
             if (stat != null && stat.getEphemeralOwner() == currentSession()) {
                 client.delete().withVersion(stat.getVersion()).forPath(path);
                 log.info("Broker {} deregistered", brokerId);
+            }
+            if (previousSession != null) {
+                previousSession.delete(); // the session ends with this shutdown: nothing for the next run to end
             }
         } catch (Exception e) {
             // Closing the session removes the ephemeral znode anyway.
@@ -247,8 +263,36 @@ final class BrokerRegistration {
         }
         ourSessions.add(created.getEphemeralOwner());
         registeredSession = created.getEphemeralOwner();
+        recordSession(created.getEphemeralOwner());
         log.info("Broker {} registered at {}:{} (session 0x{})", brokerId, host, port, Long.toHexString(registeredSession));
         return true;
+    }
+
+    /**
+     * Ends the session that holds our registration if this broker's previous run recorded it as its
+     * own; the server deletes the registration with it before answering.
+     */
+    private boolean endPreviousSession(long owner) throws InterruptedException {
+        if (previousSession == null) {
+            return false;
+        }
+        long start = System.nanoTime();
+        if (!previousSession.closeIfOwner(owner, client.getZookeeperClient().getCurrentConnectionString(), sessionTimeoutMs)) {
+            return false;
+        }
+        log.warn("Broker {}: {} was held by ZooKeeper session 0x{}, which this broker's previous run recorded in {} and did not "
+            + "end (it crashed, or stopped while ZooKeeper was down). Ended that session in {} ms instead of waiting for it to "
+            + "expire", brokerId, path, Long.toHexString(owner), previousSession.file(),
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        return true;
+    }
+
+    /** Records the session that now holds the registration, for the next run should this one crash. */
+    private void recordSession(long session) throws Exception {
+        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+        if (previousSession != null && zk.getSessionId() == session) {
+            previousSession.save(session, zk.getSessionPasswd());
+        }
     }
 
     private void deleteLeftover(Stat stat) throws Exception {

@@ -4,6 +4,7 @@ import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.utils.Time;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -19,11 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
-import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +66,7 @@ public final class ZkCluster implements AutoCloseable {
     private final ExecutorService registrationThread;
     private volatile BrokerRegistration registration;
     private volatile ConnectionState connectionState;
+    private volatile PreviousSession previousSession;
 
     public ZkCluster(ClusterConfig config, Time time) {
         this(config, time, new Random());
@@ -79,7 +78,7 @@ public final class ZkCluster implements AutoCloseable {
         this.time = time;
         this.brokerId = config.brokerId();
         String name = "millrace-broker-" + brokerId;
-        this.client = newClient(config);
+        this.client = CuratorClients.forCluster(config);
         this.metadata = new MetadataCache(client, name);
         this.controller = new ClusterController(client, brokerId, new PartitionAssigner(assignmentRandom), metadata,
             overrides -> uncleanElectionAllowed(config, overrides), config.leaderRebalanceInterval(), name);
@@ -94,11 +93,22 @@ public final class ZkCluster implements AutoCloseable {
     }
 
     /**
+     * Records the session that holds this broker's registration in a file of {@code dir}, so that a
+     * run started after a crash ends that session at once rather than waiting for it to expire (see
+     * {@link PreviousSession}). Call before {@link #start}; the broker gives its first log directory,
+     * which its lock keeps to one process.
+     */
+    public void recordSessionIn(Path dir) {
+        this.previousSession = new PreviousSession(dir.resolve(PreviousSession.FILE_NAME));
+    }
+
+    /**
      * Connects, reads the cluster's metadata, registers this broker as reachable at
      * {@code host:port} and joins the controller election. Blocks until all of that is done and
      * this broker's metadata view lists the broker itself. A registration left by this broker's
-     * previous run (same host and port, its session not yet expired after a crash) is waited out,
-     * for up to the session timeout and a margin.
+     * previous run (same host and port, its session not yet expired after a crash) goes with that
+     * session: ended at once when the previous run recorded it ({@link #recordSessionIn}), else
+     * waited out, for up to the session timeout and a margin.
      *
      * @throws BrokerIdConflictException if a live broker at another address holds this broker's id,
      *                                   or one at this address still does after that wait
@@ -115,7 +125,7 @@ public final class ZkCluster implements AutoCloseable {
             createDirectories();
             metadata.start(Duration.ofMillis(config.connectionTimeoutMs()));
             BrokerRegistration ours = new BrokerRegistration(client, brokerId, host, port, config.rack(),
-                config.sessionTimeoutMs(), time);
+                config.sessionTimeoutMs(), time, previousSession);
             ours.register();
             registration = ours;
             awaitOwnRegistration();
@@ -395,38 +405,6 @@ public final class ZkCluster implements AutoCloseable {
     /** The Curator client: the group coordinator's offset registry, and tests that break the session. */
     public CuratorFramework curator() {
         return client;
-    }
-
-    /**
-     * A Curator client for {@code zookeeper.connect}. A chroot suffix becomes Curator's
-     * namespace rather than ZooKeeper's chroot, because Curator creates a missing namespace
-     * node and ZooKeeper does not create a missing chroot.
-     */
-    private static CuratorFramework newClient(ClusterConfig config) {
-        String connect = config.zookeeperConnect();
-        int slash = connect.indexOf('/');
-        String hosts = slash < 0 ? connect : connect.substring(0, slash);
-        String chroot = slash < 0 ? "" : connect.substring(slash).replaceAll("^/+|/+$", "");
-        return CuratorFrameworkFactory.builder()
-            .connectString(hosts)
-            .namespace(chroot.isEmpty() ? null : chroot)
-            .sessionTimeoutMs(config.sessionTimeoutMs())
-            .connectionTimeoutMs(config.connectionTimeoutMs())
-            .retryPolicy(retryPolicy(config.retryBackoffMs()))
-            .defaultData(new byte[0]) // Curator's default is this host's IP address
-            .build();
-    }
-
-    /**
-     * Exponential backoff from {@code backoffMs} up to ten times that, with as many retries as
-     * Curator allows (29) short of the point where its randomised sleep overflows an int.
-     */
-    static RetryPolicy retryPolicy(int backoffMs) {
-        int retries = 0;
-        while (retries < 29 && (long) backoffMs << (retries + 2) <= Integer.MAX_VALUE) {
-            retries++;
-        }
-        return new BoundedExponentialBackoffRetry(backoffMs, 10 * backoffMs, retries);
     }
 
     private void connect() throws InterruptedException {

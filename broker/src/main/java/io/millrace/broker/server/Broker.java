@@ -26,8 +26,10 @@ import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.utils.Time;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -154,6 +156,17 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(groups));
     }
 
+    /**
+     * Where the cluster membership records its ZooKeeper session for the next run: the first live
+     * log directory, whose lock this broker now holds.
+     */
+    private void recordSessionInFirstLogDir() {
+        List<Path> dirs = logManager.liveLogDirs();
+        if (!dirs.isEmpty()) {
+            cluster.recordSessionIn(dirs.get(0));
+        }
+    }
+
     /** Starts the broker; on failure, stops what was started and rethrows. */
     public void startup() throws InterruptedException {
         if (!state.compareAndSet(State.LATENT, State.STARTED)) {
@@ -161,6 +174,7 @@ public final class Broker implements AutoCloseable {
         }
         try {
             logManager.startup();
+            recordSessionInFirstLogDir();
             network.start();
             Endpoint listener = config.network().listeners().get(0);
             Optional<Endpoint> advertised = config.network().advertisedListener(listener.listenerName());

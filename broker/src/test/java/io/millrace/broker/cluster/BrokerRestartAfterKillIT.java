@@ -9,6 +9,7 @@ import io.millrace.testkit.ChildOutput;
 import io.millrace.testkit.EmbeddedZooKeeper;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,21 +40,25 @@ import org.slf4j.LoggerFactory;
 /**
  * A broker in a process of its own is killed with SIGKILL, so its ZooKeeper session is neither
  * closed nor kept alive and its registration outlives it, and is started again at once on the same
- * listener: the new process waits for the old session to expire, registers, and serves the records
- * written before the kill, from a single start with no retries by hand. A producer writing from the
- * restart on has its records kept by the topic's own settings, never by the broker's defaults
- * meanwhile.
+ * listener: the new process ends the old session, which its previous run recorded in the log
+ * directory, registers, and serves the records written before the kill, from a single start with no
+ * retries by hand. Without that record it waits for the old session to expire instead. A producer
+ * writing from the restart on has its records kept by the topic's own settings, never by the
+ * broker's defaults meanwhile.
  */
 public class BrokerRestartAfterKillIT {
 
     private static final Logger LOG = LoggerFactory.getLogger(BrokerRestartAfterKillIT.class);
-    private static final int SESSION_TIMEOUT_MS = 6_000;
+    /** Long enough that a restart which waited for the old session to expire could not pass for one that ended it. */
+    private static final int LONG_SESSION_TIMEOUT_MS = 30_000;
+    private static final int SHORT_SESSION_TIMEOUT_MS = 6_000;
     private static final int RECORDS = 10;
     private static final String TOPIC = "survives-kill";
     private static final String SMALL = "small-segments";
     private static final int SMALL_SEGMENT_BYTES = 2048;
     private static final Pattern READY = Pattern.compile("ready on port (\\d+)");
     private static final Pattern WAITED = Pattern.compile("registered after waiting (\\d+) ms");
+    private static final Pattern ENDED = Pattern.compile("Ended that session in (\\d+) ms");
 
     @Rule
     public final EmbeddedZooKeeper zookeeper = new EmbeddedZooKeeper();
@@ -62,20 +67,51 @@ public class BrokerRestartAfterKillIT {
     public final TemporaryFolder temp = new TemporaryFolder();
 
     @Test(timeout = 180_000)
-    public void aBrokerStartedAgainRightAfterSigkillWaitsOutItsOldRegistrationAndComesBack() throws Exception {
+    public void aBrokerStartedAgainRightAfterSigkillEndsItsOldSessionAndComesBackAtOnce() throws Exception {
         Path logDir = temp.newFolder("logs").toPath();
         int port = freeLoopbackPort();
         try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
             observer.start();
-            long oldSession = runAndKill(logDir, port, observer);
-            Stat left = observer.checkExists().forPath(ClusterPaths.broker(0));
-            assertNotNull("the killed broker's registration outlives its process", left);
-            assertEquals(oldSession, left.getEphemeralOwner());
+            long oldSession = runAndKill(logDir, port, observer, LONG_SESSION_TIMEOUT_MS);
+            assertTrue("the killed broker recorded its session", Files.exists(logDir.resolve(PreviousSession.FILE_NAME)));
 
             long restarted = System.nanoTime();
-            Process second = start(logDir, port);
+            Process second = start(logDir, port, LONG_SESSION_TIMEOUT_MS);
             SmallSegmentWriter writer = new SmallSegmentWriter(port);
             writer.start();
+            try {
+                ChildOutput.Ready ready = ChildOutput.awaitLine(second, READY, Duration.ofSeconds(60));
+                long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted);
+                String startLog = String.join("\n", ready.lines());
+                Matcher ended = ENDED.matcher(startLog);
+                assertTrue("the restarted broker ended its old session: " + startLog, ended.find());
+                assertTrue("ready " + readyMs + " ms after the restart: it waited for the old session",
+                    readyMs < LONG_SESSION_TIMEOUT_MS / 2);
+                assertNotEquals(oldSession, observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner());
+                assertEquals(RECORDS, consumeAll(port));
+                writer.finishAfter(Duration.ofSeconds(1));
+                assertTrue("records were written across the restart", writer.acknowledged() > 0);
+                assertSegmentsWithin(logDir.resolve(SMALL + "-0"), SMALL_SEGMENT_BYTES);
+                LOG.info("Restarted after SIGKILL: ready {} ms after the new process started, {} ms of it ending the old session "
+                    + "(session timeout {} ms)", readyMs, ended.group(1), LONG_SESSION_TIMEOUT_MS);
+            } finally {
+                writer.finishAfter(Duration.ZERO);
+                second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    @Test(timeout = 180_000)
+    public void withoutItsRecordedSessionTheRestartedBrokerWaitsOutItsOldRegistration() throws Exception {
+        Path logDir = temp.newFolder("logs").toPath();
+        int port = freeLoopbackPort();
+        try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
+            observer.start();
+            long oldSession = runAndKill(logDir, port, observer, SHORT_SESSION_TIMEOUT_MS);
+            Files.delete(logDir.resolve(PreviousSession.FILE_NAME)); // as with a log directory from before the record
+
+            long restarted = System.nanoTime();
+            Process second = start(logDir, port, SHORT_SESSION_TIMEOUT_MS);
             try {
                 ChildOutput.Ready ready = ChildOutput.awaitLine(second, READY, Duration.ofSeconds(60));
                 long readyMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted);
@@ -84,39 +120,44 @@ public class BrokerRestartAfterKillIT {
                 assertTrue("the restarted broker waited for its old registration: " + startLog, waited.find());
                 assertNotEquals(oldSession, observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner());
                 assertEquals(RECORDS, consumeAll(port));
-                writer.finishAfter(Duration.ofSeconds(1));
-                assertTrue("records were written across the restart", writer.acknowledged() > 0);
-                assertSegmentsWithin(logDir.resolve(SMALL + "-0"), SMALL_SEGMENT_BYTES);
-                LOG.info("Restarted after SIGKILL: ready {} ms after the new process started, {} ms of it waiting for the old "
-                    + "registration to expire (session timeout {} ms)", readyMs, waited.group(1), SESSION_TIMEOUT_MS);
+                LOG.info("Restarted after SIGKILL without the recorded session: ready {} ms after the new process started, {} ms "
+                    + "of it waiting for the old registration to expire (session timeout {} ms)", readyMs, waited.group(1),
+                    SHORT_SESSION_TIMEOUT_MS);
             } finally {
-                writer.finishAfter(Duration.ZERO);
                 second.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
             }
         }
     }
 
-    /** Starts the broker, writes the records, kills it with SIGKILL; returns the session its registration had. */
-    private long runAndKill(Path logDir, int port, CuratorFramework observer) throws Exception {
-        Process first = start(logDir, port);
+    /**
+     * Starts the broker, writes the records, kills it with SIGKILL; checks that its registration
+     * outlives it and returns the session that holds it.
+     */
+    private long runAndKill(Path logDir, int port, CuratorFramework observer, int sessionTimeoutMs) throws Exception {
+        Process first = start(logDir, port, sessionTimeoutMs);
+        long session;
         try {
             ChildOutput.awaitLine(first, READY, Duration.ofSeconds(60));
             produce(port);
-            return observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner();
+            session = observer.checkExists().forPath(ClusterPaths.broker(0)).getEphemeralOwner();
         } finally {
             first.destroyForcibly(); // SIGKILL: no shutdown hook, no deregistration, no session close
             assertTrue("the killed broker exited", first.waitFor(30, TimeUnit.SECONDS));
         }
+        Stat left = observer.checkExists().forPath(ClusterPaths.broker(0));
+        assertNotNull("the killed broker's registration outlives its process", left);
+        assertEquals(session, left.getEphemeralOwner());
+        return session;
     }
 
-    private Process start(Path logDir, int port) throws Exception {
+    private Process start(Path logDir, int port, int sessionTimeoutMs) throws Exception {
         return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
             "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
             "io.millrace.broker.tools.BrokerMain",
             "--override", "broker.id=0",
             "--override", "zookeeper.connect=" + zookeeper.connectString(),
             "--override", "listeners=PLAINTEXT://127.0.0.1:" + port,
-            "--override", "zookeeper.session.timeout.ms=" + SESSION_TIMEOUT_MS,
+            "--override", "zookeeper.session.timeout.ms=" + sessionTimeoutMs,
             "--override", "log.dirs=" + logDir))
             .redirectErrorStream(true).start();
     }
@@ -146,12 +187,12 @@ public class BrokerRestartAfterKillIT {
      * the broker's defaults (1 GiB segments).
      */
     private static void assertSegmentsWithin(Path partitionDir, int segmentBytes) throws Exception {
-        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(partitionDir)) {
+        try (java.util.stream.Stream<Path> files = Files.list(partitionDir)) {
             List<Path> segments = files.filter(f -> f.toString().endsWith(".log")).toList();
             assertTrue("segments in " + partitionDir, segments.size() > 1);
             for (Path segment : segments) {
-                assertTrue(segment + " is " + java.nio.file.Files.size(segment) + " bytes",
-                    java.nio.file.Files.size(segment) <= segmentBytes);
+                assertTrue(segment + " is " + Files.size(segment) + " bytes",
+                    Files.size(segment) <= segmentBytes);
             }
         }
     }
