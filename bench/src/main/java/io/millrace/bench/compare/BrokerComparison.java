@@ -42,7 +42,8 @@ import java.util.Set;
  * slower regime); {@code --audit-pair}, only scenario 1 with Millrace's client on Millrace's broker,
  * plain and audited, for the audit's cost alone; {@code --jfr}, flight recordings of
  * both broker JVMs and of this one ({@code logs/*.jfr}), cut into flame graphs of each scenario in
- * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --scenarios LIST}, only the
+ * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --perf}, the same of the whole
+ * machine, kernel included, from Linux perf ({@link SystemProfile}); {@code --scenarios LIST}, only the
  * scenarios of a comma-separated list of their numbers (default all; 3 and 4 run 1 too, for its
  * maximum and its data).
  *
@@ -107,6 +108,8 @@ public final class BrokerComparison {
     boolean auditPairOnly;
     /** {@code --jfr}: flight recordings of the brokers and this JVM, cut into flame graphs per scenario. */
     boolean flightRecordings;
+    /** {@code --perf}: the whole machine sampled by Linux perf, kernel included, cut into flame graphs per scenario. */
+    boolean systemProfile;
     private ScenarioProfiles profiles;
     final int runs;
     final String heap;
@@ -213,8 +216,8 @@ public final class BrokerComparison {
     private void runMatrix(Path parent) throws Exception {
         Map<String, Path> recordings = Map.of(MILLRACE, out.resolve("logs").resolve("millrace.jfr"),
             KAFKA, out.resolve("logs").resolve("kafka.jfr"));
-        if (flightRecordings) {
-            profiles = new ScenarioProfiles(out);
+        if (flightRecordings || systemProfile) {
+            profiles = new ScenarioProfiles(out, flightRecordings, systemProfile);
             profiles.start();
         }
         try {
@@ -233,8 +236,16 @@ public final class BrokerComparison {
                 millrace.recordFlight(recordings.get(MILLRACE));
                 kafka.recordFlight(recordings.get(KAFKA));
             }
+            if (systemProfile) {
+                millrace.addJvmOptions(SystemProfile.JVM_OPTIONS);
+                kafka.addJvmOptions(SystemProfile.JVM_OPTIONS);
+            }
             millrace.start();
             kafka.start();
+            if (systemProfile) {
+                profiles.system().name(millrace.pid(), "Millrace broker JVM (and its ZooKeeper)");
+                profiles.system().name(kafka.pid(), "Kafka broker JVM");
+            }
             Map<String, BrokerProcess> brokers = Map.of(MILLRACE, millrace, KAFKA, kafka);
             if (selected(2)) {
                 for (BrokerProcess broker : brokers.values()) {

@@ -106,6 +106,11 @@ public abstract class BrokerProcess implements AutoCloseable {
         jvmOptions.add("-XX:StartFlightRecording=settings=profile,method-profiling=max,filename=" + file.toAbsolutePath());
     }
 
+    /** More options for the broker's JVM; call before {@link #start}. */
+    void addJvmOptions(List<String> options) {
+        jvmOptions.addAll(options);
+    }
+
     /** Where the broker's JVM logs its collections, for {@link #gcPauses}. */
     Path gcLog() {
         return home.resolve("gc.log");

@@ -10,7 +10,7 @@ import java.util.TreeSet;
 final class ComparisonOptions {
 
     static final String USAGE = "Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--warmup-rounds N]"
-        + " [--jfr] [--heap 1g] [--out DIR] [--data-dir DIR] [--scenarios 1,2,...] [--audit-pair]";
+        + " [--jfr] [--perf] [--heap 1g] [--out DIR] [--data-dir DIR] [--scenarios 1,2,...] [--audit-pair]";
 
     private double scale = 1;
     private int runs = 3;
@@ -24,6 +24,7 @@ final class ComparisonOptions {
     private int fullWarmupRounds = 1;
     private boolean auditPair;
     private boolean jfr;
+    private boolean perf;
     private String heap = "1g";
     private Path out;
     private Path data = Path.of(System.getProperty("java.io.tmpdir"));
@@ -42,6 +43,7 @@ final class ComparisonOptions {
                 case "--warmup-rounds" -> o.fullWarmupRounds = Integer.parseInt(value(args, ++i, a));
                 case "--audit-pair" -> o.auditPair = true;
                 case "--jfr" -> o.jfr = true;
+                case "--perf" -> o.perf = true;
                 case "--scale" -> o.explicitScale = Double.parseDouble(value(args, ++i, a));
                 case "--runs" -> o.explicitRuns = Integer.parseInt(value(args, ++i, a));
                 case "--heap" -> o.heap = value(args, ++i, a);
@@ -75,6 +77,7 @@ final class ComparisonOptions {
         BrokerComparison bench = new BrokerComparison(scale, runs, heap, out, data);
         bench.warmup = !quick && !noWarmup;
         bench.flightRecordings = jfr;
+        bench.systemProfile = perf;
         bench.scenarios = auditPair ? Set.of(1) : scenarios;
         bench.fullWarmupRounds = fullWarmupRounds;
         bench.auditPairOnly = auditPair;

@@ -22,12 +22,17 @@ import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
 /**
- * {@code bench --jfr}: where each scenario's CPU time went, as flame graphs. This JVM (the
- * clients) records itself, and each broker JVM records itself ({@link BrokerProcess#recordFlight}),
- * all sampling Java stacks every millisecond. Every measured run of a scenario in a cell is a time
- * window; afterwards each recording is cut by those windows into one {@link CallTree} per
- * scenario and cell, drawn as {@code flames/<scenario>--<cell>--client.svg} and {@code --broker.svg},
- * with {@code flames/top-frames.md} listing the frames the samples stopped in most.
+ * {@code bench --jfr} and {@code --perf}: where each scenario's CPU time went, as flame graphs.
+ * Every measured run of a scenario in a cell is a time window; afterwards the samples are cut by
+ * those windows into one {@link CallTree} per scenario and cell.
+ *
+ * <p>With {@code --jfr} this JVM (the clients) records itself, and each broker JVM records itself
+ * ({@link BrokerProcess#recordFlight}), all sampling Java stacks every millisecond: drawn as
+ * {@code flames/<scenario>--<cell>--client.svg} and {@code --broker.svg}, with
+ * {@code flames/top-frames.md} listing the frames the samples stopped in most. With {@code --perf}
+ * the whole machine is sampled, kernel and idle time included ({@link SystemProfile}): drawn as
+ * {@code --system.svg}, with {@code flames/system-shares.md} giving each process's and thread's share
+ * of the CPUs and the frames the samples stopped in most.
  */
 final class ScenarioProfiles {
 
@@ -39,15 +44,33 @@ final class ScenarioProfiles {
     private final Path clientRecording;
     private final Map<String, List<TimeWindow>> windows = new LinkedHashMap<>();
     private final Map<String, Cell> cells = new HashMap<>();
+    private final boolean flightRecordings;
+    private final SystemProfile system;
     private Recording recording;
 
-    ScenarioProfiles(Path out) {
+    ScenarioProfiles(Path out, boolean flightRecordings, boolean systemWide) {
         this.dir = out.resolve(HtmlReport.FLAMES);
         this.clientRecording = out.resolve("logs").resolve("clients.jfr");
+        this.flightRecordings = flightRecordings;
+        this.system = systemWide ? new SystemProfile(out.resolve("logs")) : null;
     }
 
-    /** Starts recording this JVM. */
-    void start() throws IOException {
+    /** The whole machine's sampling, or null without {@code --perf}. */
+    SystemProfile system() {
+        return system;
+    }
+
+    /** Starts recording this JVM (--jfr) and sampling the machine (--perf). */
+    void start() throws IOException, InterruptedException {
+        if (flightRecordings) {
+            startFlightRecording();
+        }
+        if (system != null) {
+            system.start();
+        }
+    }
+
+    private void startFlightRecording() throws IOException {
         Files.createDirectories(clientRecording.getParent());
         Map<String, String> settings;
         try {
@@ -75,16 +98,27 @@ final class ScenarioProfiles {
     }
 
     /**
-     * Stops this JVM's recording and draws the flame graphs; call it after the brokers exited, when
-     * their recordings ({@code brokerRecordings} by broker name) are complete.
+     * Stops recording and sampling and draws the flame graphs into the directory it returns; call it
+     * after the brokers exited, when their recordings ({@code brokerRecordings} by broker name) and
+     * perf maps are complete.
      */
-    Path render(Map<String, Path> brokerRecordings) throws IOException {
+    Path render(Map<String, Path> brokerRecordings) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        if (flightRecordings) {
+            renderFlightRecordings(brokerRecordings);
+        }
+        if (system != null) {
+            renderSystem(system.stopAndRead(windows));
+        }
+        return dir;
+    }
+
+    private void renderFlightRecordings(Map<String, Path> brokerRecordings) throws IOException {
         if (recording != null) {
             recording.stop();
             recording.close();
             recording = null;
         }
-        Files.createDirectories(dir);
         Map<String, CallTree> clients = FlightRecordingSamples.read(clientRecording, windows);
         Map<String, Map<String, CallTree>> brokers = new HashMap<>();
         for (Map.Entry<String, Path> e : brokerRecordings.entrySet()) {
@@ -102,9 +136,21 @@ final class ScenarioProfiles {
                 draw(key, "broker", cell.broker + " broker JVM", broker.get(key), top);
             }
         }
-        Path summary = dir.resolve("top-frames.md");
-        Files.writeString(summary, top, StandardCharsets.UTF_8);
-        return summary;
+        Files.writeString(dir.resolve("top-frames.md"), top, StandardCharsets.UTF_8);
+    }
+
+    private void renderSystem(Map<String, CallTree> trees) throws IOException {
+        StringBuilder shares = new StringBuilder("# Where both CPUs' time went, by scenario and cell\n\n"
+            + "perf samples of every CPU at " + SystemProfile.FREQUENCY_HZ + " Hz, the kernel and the idle loop included; "
+            + "kernel frames are marked [k].\n");
+        for (String key : windows.keySet()) {
+            CallTree tree = trees.get(key);
+            String title = key.replace("|", ", ") + ": both CPUs";
+            Path svg = dir.resolve(fileName(key) + "--system.svg");
+            Files.writeString(svg, FlameGraphSvg.render(tree, title), StandardCharsets.UTF_8);
+            shares.append(SystemShares.of(tree, title, svg.getFileName().toString(), TOP_FRAMES));
+        }
+        Files.writeString(dir.resolve("system-shares.md"), shares, StandardCharsets.UTF_8);
     }
 
     private Map<String, List<TimeWindow>> windowsOn(String broker) {

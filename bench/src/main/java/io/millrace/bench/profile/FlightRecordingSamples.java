@@ -2,7 +2,6 @@ package io.millrace.bench.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -52,7 +51,7 @@ public final class FlightRecordingSamples {
             while (file.hasMoreEvents()) {
                 RecordedEvent event = file.readEvent();
                 if (EXECUTION_SAMPLE.equals(event.getEventType().getName())) {
-                    String key = keyOf(windowsByKey, event.getStartTime());
+                    String key = TimeWindow.firstKeyContaining(windowsByKey, event.getStartTime());
                     List<String> stack = key == null ? null : stack(event);
                     if (stack != null) {
                         trees.get(key).add(stack);
@@ -61,15 +60,6 @@ public final class FlightRecordingSamples {
             }
         }
         return trees;
-    }
-
-    private static String keyOf(Map<String, ? extends Collection<TimeWindow>> windowsByKey, Instant t) {
-        for (Map.Entry<String, ? extends Collection<TimeWindow>> e : windowsByKey.entrySet()) {
-            if (TimeWindow.anyContains(e.getValue(), t)) {
-                return e.getKey();
-            }
-        }
-        return null;
     }
 
     private static List<String> stack(RecordedEvent event) {

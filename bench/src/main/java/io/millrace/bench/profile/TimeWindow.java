@@ -2,6 +2,7 @@ package io.millrace.bench.profile;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Map;
 
 /** A stretch of wall-clock time, both ends included: one scenario's run, say. */
 public record TimeWindow(Instant start, Instant end) {
@@ -27,5 +28,15 @@ public record TimeWindow(Instant start, Instant end) {
             }
         }
         return false;
+    }
+
+    /** The first key one of whose windows contains {@code t} (a key with no windows contains every instant), or null. */
+    public static <K> K firstKeyContaining(Map<K, ? extends Collection<TimeWindow>> windowsByKey, Instant t) {
+        for (Map.Entry<K, ? extends Collection<TimeWindow>> e : windowsByKey.entrySet()) {
+            if (anyContains(e.getValue(), t)) {
+                return e.getKey();
+            }
+        }
+        return null;
     }
 }

@@ -54,4 +54,14 @@ public class RunOrderTest {
         assertEquals(Set.of(1), ComparisonOptions.parse(new String[] {"--scenarios", "1", "--runs", "7"}).scenarios);
         assertEquals(7, ComparisonOptions.parse(new String[] {"--scenarios", "1", "--runs", "7"}).runs);
     }
+
+    @Test
+    public void theProfilesAreAskedForOneByOne() {
+        BrokerComparison plain = ComparisonOptions.parse(new String[] {"--quick"});
+        assertEquals(false, plain.flightRecordings || plain.systemProfile);
+        BrokerComparison perf = ComparisonOptions.parse(new String[] {"--perf"});
+        assertEquals(true, perf.systemProfile);
+        assertEquals(false, perf.flightRecordings);
+        assertEquals(true, ComparisonOptions.parse(new String[] {"--jfr", "--perf"}).flightRecordings);
+    }
 }

@@ -20,18 +20,18 @@ public class ScenarioProfilesTest {
     @Test
     public void eachMeasuredRunBecomesPartOfItsScenarioAndCellsFlameGraph() throws Exception {
         Path out = tmp.getRoot().toPath();
-        ScenarioProfiles profiles = new ScenarioProfiles(out);
+        ScenarioProfiles profiles = new ScenarioProfiles(out, true, false);
         profiles.start();
         for (int run = 0; run < 2; run++) {
             assertEquals("the work's result is passed on", Integer.valueOf(run),
                 profiles.measure("1. producer, batch 50", Cell.KAFKA_ON_MILLRACE, spin(run)));
         }
-        Path summary = profiles.render(Map.of(BrokerComparison.MILLRACE, out.resolve("logs").resolve("absent.jfr")));
+        Path flames = profiles.render(Map.of(BrokerComparison.MILLRACE, out.resolve("logs").resolve("absent.jfr")));
 
         Path flame = out.resolve("flames").resolve("1-producer-batch-50--kafka-client-millrace-broker--client.svg");
         assertTrue(Files.readString(flame).startsWith("<?xml"));
         assertTrue(Files.readString(flame).contains(ScenarioProfilesTest.class.getName() + ".burn"));
-        String top = Files.readString(summary);
+        String top = Files.readString(flames.resolve("top-frames.md"));
         assertTrue(top, top.contains("## 1. producer, batch 50, kafka-client/millrace-broker: kafka client (this JVM)"));
         assertTrue("the spinning frame leads: " + top, top.contains("| `" + ScenarioProfilesTest.class.getName() + ".burn` |"));
         assertTrue("a broker without a recording has no flame graph",

@@ -1,13 +1,14 @@
 package io.millrace.bench.compare.report;
 
 import io.millrace.bench.profile.CallTree;
+import io.millrace.bench.profile.PerfScriptSamples;
 import java.util.Locale;
 
 /**
  * Draws a {@link CallTree} as a flame graph in one self-contained SVG: the root at the bottom,
  * each frame above its caller, widths proportional to samples. Hovering a frame shows its full
  * name, samples and share of the total (an SVG {@code <title>}). Colours say where the code comes
- * from: Millrace green, Kafka blue, Netty purple, the JDK orange, anything else red; thread rows
+ * from: Millrace green, Kafka blue, Netty purple, the JDK orange, the kernel's grey, anything else red; thread rows
  * grey. Frames narrower than a third of a pixel are left out, with everything above them.
  */
 public final class FlameGraphSvg {
@@ -46,7 +47,7 @@ public final class FlameGraphSvg {
             .append("<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf8\"/>\n");
         text(MARGIN, 18, 15, title);
         text(MARGIN, 36, 11, String.format(Locale.ROOT, "%,d samples. Millrace green, Kafka blue, Netty purple, JDK orange, "
-            + "other red; hover a frame for its name and share", tree.totalSamples()));
+            + "kernel [k] grey, other red; hover a frame for its name and share", tree.totalSamples()));
         if (tree.totalSamples() > 0) {
             draw(tree.root(), MARGIN, 0);
         }
@@ -129,6 +130,9 @@ public final class FlameGraphSvg {
         }
         if (frame.startsWith("java.") || frame.startsWith("javax.") || frame.startsWith("jdk.") || frame.startsWith("sun.")) {
             return hsl(32, 85, 58 + shade / 4);
+        }
+        if (frame.startsWith(PerfScriptSamples.KERNEL_PREFIX)) {
+            return hsl(45, 12, 62 + shade / 4);
         }
         return hsl(4, 70, 62 + shade / 4);
     }

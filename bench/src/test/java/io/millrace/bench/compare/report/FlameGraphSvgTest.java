@@ -60,6 +60,14 @@ public class FlameGraphSvgTest {
     }
 
     @Test
+    public void kernelFramesHaveAColourOfTheirOwn() {
+        String kernel = FlameGraphSvg.colour("[k] copy_folio_from_iter_atomic", 5);
+        assertTrue(kernel, kernel.startsWith("hsl(45,"));
+        assertTrue(FlameGraphSvg.colour("io.millrace.broker.log.LogSegment.append", 5).startsWith("hsl(120,"));
+        assertTrue("other native frames stay red", FlameGraphSvg.colour("JavaCalls::call_helper", 5).startsWith("hsl(4,"));
+    }
+
+    @Test
     public void labelsAreShortenedToTheirWidth() {
         assertEquals("LogSegment.append", FlameGraphSvg.shortName("io.millrace.broker.log.LogSegment.append"));
         assertEquals("main", FlameGraphSvg.shortName("main"));
