@@ -33,6 +33,8 @@ final class SystemProfile {
     static final List<String> JVM_OPTIONS = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+PreserveFramePointer",
         "-XX:+DumpPerfMapAtExit");
     static final String OTHER = "other processes";
+    private static final String NEEDS = "--perf needs Linux perf on the PATH and leave to sample every CPU (root, or "
+        + "kernel.perf_event_paranoid at most 0)";
     private static final long STOP_TIMEOUT_S = 120;
 
     private final Path data;
@@ -54,12 +56,15 @@ final class SystemProfile {
     /** Starts sampling every CPU; fails at once when perf is missing or may not sample the whole system. */
     void start() throws IOException, InterruptedException {
         Files.createDirectories(data.getParent());
-        perf = new ProcessBuilder("perf", "record", "-a", "-g", "-F", String.valueOf(FREQUENCY_HZ), "-k", "realtime",
-            "-o", data.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            perf = new ProcessBuilder("perf", "record", "-a", "-g", "-F", String.valueOf(FREQUENCY_HZ), "-k", "realtime",
+                "-o", data.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new IOException("Could not run perf (" + e.getMessage() + "). " + NEEDS, e);
+        }
         if (perf.waitFor(2, TimeUnit.SECONDS)) {
             throw new IOException("perf record stopped at once (exit " + perf.exitValue() + "): " + Files.readString(log).trim()
-                + ". --perf needs Linux perf on the PATH and leave to sample every CPU (root, or kernel.perf_event_paranoid"
-                + " at most 0)");
+                + ". " + NEEDS);
         }
     }
 
