@@ -1,8 +1,8 @@
 package io.millrace.broker.cluster;
 
+import io.millrace.common.client.ZooKeeperConnect;
 import org.apache.curator.RetryPolicy;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 
 /** The broker's Curator client, configured from its cluster settings. */
@@ -11,23 +11,12 @@ final class CuratorClients {
     private CuratorClients() {
     }
 
-    /**
-     * A Curator client for {@code zookeeper.connect}. A chroot suffix becomes Curator's
-     * namespace rather than ZooKeeper's chroot, because Curator creates a missing namespace
-     * node and ZooKeeper does not create a missing chroot.
-     */
+    /** A Curator client for {@code zookeeper.connect} (its chroot as the namespace, see {@link ZooKeeperConnect}). */
     static CuratorFramework forCluster(ClusterConfig config) {
-        String connect = config.zookeeperConnect();
-        int slash = connect.indexOf('/');
-        String hosts = slash < 0 ? connect : connect.substring(0, slash);
-        String chroot = slash < 0 ? "" : connect.substring(slash).replaceAll("^/+|/+$", "");
-        return CuratorFrameworkFactory.builder()
-            .connectString(hosts)
-            .namespace(chroot.isEmpty() ? null : chroot)
+        return ZooKeeperConnect.curatorBuilder(config.zookeeperConnect())
             .sessionTimeoutMs(config.sessionTimeoutMs())
             .connectionTimeoutMs(config.connectionTimeoutMs())
             .retryPolicy(retryPolicy(config.retryBackoffMs()))
-            .defaultData(new byte[0]) // Curator's default is this host's IP address
             .build();
     }
 

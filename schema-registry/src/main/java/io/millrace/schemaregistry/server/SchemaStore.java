@@ -3,6 +3,7 @@ package io.millrace.schemaregistry.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.millrace.common.client.ZooKeeperConnect;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,7 +13,6 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryUntilElapsed;
 import org.apache.zookeeper.KeeperException;
@@ -298,18 +298,11 @@ public final class SchemaStore implements AutoCloseable {
     }
 
     private static CuratorFramework newClient(SchemaRegistryConfig config) {
-        String connect = config.zookeeperConnect();
-        int slash = connect.indexOf('/');
-        String hosts = slash < 0 ? connect : connect.substring(0, slash);
-        String chroot = slash < 0 ? "" : connect.substring(slash).replaceAll("^/+|/+$", "");
-        return CuratorFrameworkFactory.builder()
-            .connectString(hosts)
-            .namespace(chroot.isEmpty() ? null : chroot)
+        return ZooKeeperConnect.curatorBuilder(config.zookeeperConnect())
             .sessionTimeoutMs(config.zookeeperSessionTimeoutMs())
             .connectionTimeoutMs(config.zookeeperConnectionTimeoutMs())
             // bounded in time, so a request fails with 50001 instead of hanging while ZooKeeper is away
             .retryPolicy(new RetryUntilElapsed(config.zookeeperConnectionTimeoutMs(), config.zookeeperRetryBackoffMs()))
-            .defaultData(new byte[0])
             .build();
     }
 
