@@ -129,14 +129,13 @@ final class PreviousSession {
             return false;
         }
         boolean attached = false;
-        boolean closed = false;
         try {
             attached = answered.await(timeoutMs, TimeUnit.MILLISECONDS) && state.get() == Watcher.Event.KeeperState.SyncConnected;
         } finally {
             // Closing an attached session ends it on the server; closing one it refused only stops this client.
-            closed = zk.close(timeoutMs);
+            attached = zk.close(timeoutMs) && attached;
         }
-        return attached && closed;
+        return attached;
     }
 
     private static void createOwnerOnly(Path path) throws IOException {
