@@ -1,6 +1,7 @@
 package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
@@ -21,9 +22,9 @@ import java.nio.ByteBuffer;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads one partition at a time from an offset, the way the Hadoop loader and the mirror need it:
@@ -124,7 +125,8 @@ public final class PartitionReader implements AutoCloseable {
         metadata.addTopics(List.of(tp.topic()));
         long deadline = System.currentTimeMillis() + requestTimeoutMs;
         for (int attempt = 0; ; attempt++) {
-            Node leader = metadata.cluster().leaderFor(tp);
+            Cluster seen = metadata.cluster();
+            Node leader = seen.leaderFor(tp);
             if (leader != null) {
                 FetchedBatches fetched = tryFetch(leader, tp, offset);
                 if (fetched != null) {
@@ -136,7 +138,7 @@ public final class PartitionReader implements AutoCloseable {
             }
             // A reader's first fetch of a partition usually finds no leader only because it has not asked
             // yet: ask at once. Back off once something that was asked has failed.
-            refreshMetadata(attempt == 0 && leader == null ? 0 : retryBackoffMs);
+            refreshMetadata(seen, attempt == 0 && leader == null ? 0 : retryBackoffMs, deadline);
         }
     }
 
@@ -238,15 +240,12 @@ public final class PartitionReader implements AutoCloseable {
         return new RangeFetches(this, tp, startOffset, endOffset);
     }
 
-    private void refreshMetadata(long backoffMs) {
+    private void refreshMetadata(Cluster seen, long backoffMs, long deadline) {
         try {
-            Thread.sleep(backoffMs);
-            metadata.requestUpdate().get();
+            LeaderRetry.awaitNewerMetadata(metadata, seen, backoffMs, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TimeoutException("Interrupted while waiting for metadata");
-        } catch (Exception e) {
-            // the next attempt asks again
         }
     }
 

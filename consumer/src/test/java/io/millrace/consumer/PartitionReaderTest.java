@@ -8,6 +8,7 @@ import static org.junit.Assert.fail;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.errors.OffsetOutOfRangeException;
+import io.millrace.common.errors.TimeoutException;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.serialization.StringDeserializer;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -121,6 +123,32 @@ public class PartitionReaderTest {
                 new StringDeserializer(), new StringDeserializer());
             assertTrue(second.hasNext());
             assertEquals(values.get(1), second.next().value());
+        }
+    }
+
+    /** The same holds for a new reader's first offset lookup, which also starts knowing no leader. */
+    @Test(timeout = 20_000)
+    public void aNewReadersFirstOffsetLookupDoesNotWaitOutTheRetryBackoff() {
+        try (PartitionReader fresh = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.bootstrapServers(), "retry.backoff.ms", 60_000)))) {
+            assertEquals(0, fresh.earliestOffset(PLAIN));
+        }
+    }
+
+    /** A partition with no leader ends the fetch at request.timeout.ms, however long retry.backoff.ms is. */
+    @Test(timeout = 20_000)
+    public void aFetchThatFindsNoLeaderGivesUpAtTheRequestTimeoutNotAfterTheBackoff() {
+        try (PartitionReader fresh = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+                cluster.bootstrapServers(), "retry.backoff.ms", 60_000, "request.timeout.ms", 1_000)))) {
+            long start = System.nanoTime();
+            try {
+                fresh.fetch(new TopicPartition("no-such-topic", 0), 0);
+                fail("a partition nobody leads has nothing to fetch");
+            } catch (TimeoutException expected) {
+                assertTrue(expected.getMessage(), expected.getMessage().contains("no-such-topic-0"));
+            }
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue("gave up after " + elapsedMs + " ms", elapsedMs >= 1_000 && elapsedMs < 10_000);
         }
     }
 

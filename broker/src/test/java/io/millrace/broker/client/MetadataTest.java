@@ -114,6 +114,25 @@ public class MetadataTest {
         }
     }
 
+    /**
+     * A caller that looked at a snapshot, found no leader, and asks for a refresh after another one
+     * finished gets the newer snapshot at once instead of waiting out the refresh backoff.
+     */
+    @Test
+    public void aRefreshFinishedSinceTheCallerLookedIsNotWaitedFor() throws Exception {
+        Metadata metadata = new Metadata(client, BootstrapServers.parse(cluster.bootstrapServers()), 60_000, 600_000);
+        metadata.addTopics(List.of("clicks"));
+        Cluster seen = metadata.snapshot();
+        assertEquals(4, metadata.requestUpdate().get(10, TimeUnit.SECONDS).partitionCount("clicks"));
+
+        var sinceSeen = metadata.requestUpdateSince(seen);
+        assertTrue("the finished refresh answers at once", sinceSeen.isDone());
+        assertEquals(4, sinceSeen.get().partitionCount("clicks"));
+        var again = metadata.requestUpdate();
+        Thread.sleep(200);
+        assertTrue("asking again about the same snapshot waits out the backoff", !again.isDone());
+    }
+
     @Test
     public void noBrokerAnsweringFailsTheRefresh() throws Exception {
         int deadPort;

@@ -117,6 +117,19 @@ public final class Metadata implements AutoCloseable {
      * new snapshot, or fails with {@link NetworkException} when no broker answered.
      */
     public synchronized CompletableFuture<Cluster> requestUpdate() {
+        return requestUpdateSince(cluster);
+    }
+
+    /**
+     * {@link #requestUpdate}, unless a refresh has finished since the caller took {@code seen}
+     * (its snapshot): then that newer snapshot, at once. A caller that found a leader missing in
+     * {@code seen} must not wait out the backoff for a refresh that already answered, which it
+     * would if that refresh finished between its look and its request.
+     */
+    public synchronized CompletableFuture<Cluster> requestUpdateSince(Cluster seen) {
+        if (cluster != seen) {
+            return CompletableFuture.completedFuture(cluster);
+        }
         boolean newTopics = !askedTopics.containsAll(topics);
         if (inProgress != null) {
             return newTopics ? inProgress.handle((c, e) -> null).thenCompose(ignored -> requestUpdate()) : inProgress;

@@ -1,11 +1,16 @@
 package io.millrace.consumer.internals;
 
+import io.millrace.common.client.Cluster;
+import io.millrace.common.client.Metadata;
 import io.millrace.common.errors.MillraceException;
 import io.millrace.common.errors.NetworkException;
 import io.millrace.common.errors.TimeoutException;
 import io.millrace.common.protocol.Errors;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the consumers do about a failed request to a partition's leader. Errors that mean "the
@@ -14,7 +19,29 @@ import java.util.concurrent.ExecutionException;
  */
 public final class LeaderRetry {
 
+    private static final Logger log = LoggerFactory.getLogger(LeaderRetry.class);
+
     private LeaderRetry() {
+    }
+
+    /**
+     * Waits {@code backoffMs}, then for metadata newer than {@code seen} (the snapshot the caller
+     * found no leader in), never past {@code deadlineMs} on the wall clock: the caller's loop reports
+     * the timeout. A refresh that finished after the caller looked counts, so it is not waited out
+     * again; one that fails is only logged, as the caller's next attempt asks again.
+     */
+    public static void awaitNewerMetadata(Metadata metadata, Cluster seen, long backoffMs, long deadlineMs)
+            throws InterruptedException {
+        Thread.sleep(Math.max(0, Math.min(backoffMs, deadlineMs - System.currentTimeMillis())));
+        long remainingMs = deadlineMs - System.currentTimeMillis();
+        if (remainingMs <= 0) {
+            return;
+        }
+        try {
+            metadata.requestUpdateSince(seen).get(remainingMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("Metadata refresh failed, the next attempt asks again: {}", e.toString());
+        }
     }
 
     /** Whether a partition-level error asks for fresh metadata and another try. */

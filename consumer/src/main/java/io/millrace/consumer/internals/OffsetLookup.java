@@ -1,6 +1,7 @@
 package io.millrace.consumer.internals;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.Cluster;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
 import io.millrace.common.client.Node;
@@ -64,8 +65,9 @@ public final class OffsetLookup {
         Map<TopicPartition, Long> found = new TreeMap<>();
         Set<TopicPartition> pending = new HashSet<>(partitions);
         long deadline = System.currentTimeMillis() + timeoutMs;
-        while (true) {
-            boolean needsMetadata = lookUpOnce(pending, timestamp, found);
+        for (int round = 0; ; round++) {
+            Cluster seen = metadata.cluster();
+            boolean needsMetadata = lookUpOnce(seen, pending, timestamp, found);
             if (pending.isEmpty()) {
                 return found;
             }
@@ -73,17 +75,18 @@ public final class OffsetLookup {
                 throw new TimeoutException("No offsets for " + pending + " within " + timeoutMs + " ms");
             }
             if (needsMetadata) {
-                awaitMetadata();
+                // A first round usually lacks leaders only because it has not asked yet: ask at once.
+                awaitMetadata(seen, round == 0 ? 0 : retryBackoffMs, deadline);
             }
         }
     }
 
     /** One round: a request to each known leader; returns whether some partition needs fresh metadata. */
-    private boolean lookUpOnce(Set<TopicPartition> pending, long timestamp, Map<TopicPartition, Long> found) {
+    private boolean lookUpOnce(Cluster seen, Set<TopicPartition> pending, long timestamp, Map<TopicPartition, Long> found) {
         Map<Node, List<TopicPartition>> byLeader = new HashMap<>();
         boolean needsMetadata = false;
         for (TopicPartition tp : pending) {
-            Node leader = metadata.cluster().leaderFor(tp);
+            Node leader = seen.leaderFor(tp);
             if (leader == null) {
                 needsMetadata = true;
             } else {
@@ -137,15 +140,12 @@ public final class OffsetLookup {
         return new ListOffsetsRequest(-1, (byte) 0, topics);
     }
 
-    private void awaitMetadata() {
+    private void awaitMetadata(Cluster seen, long backoffMs, long deadline) {
         try {
-            Thread.sleep(retryBackoffMs);
-            metadata.requestUpdate().get();
+            LeaderRetry.awaitNewerMetadata(metadata, seen, backoffMs, deadline);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new io.millrace.common.errors.MillraceException("Interrupted while looking up offsets", e);
-        } catch (Exception e) {
-            // the next round finds out again; a metadata failure is as transient as a leader move
         }
     }
 }
