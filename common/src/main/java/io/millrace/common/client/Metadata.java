@@ -185,13 +185,13 @@ public final class Metadata implements AutoCloseable {
             if (remainingMs <= 0) {
                 throw new TimeoutException("Topic " + topic + " not present in metadata after " + timeoutMs + " ms");
             }
-            awaitRefresh(remainingMs);
+            awaitRefresh(current, remainingMs);
         }
     }
 
-    private void awaitRefresh(long timeoutMs) throws InterruptedException {
+    private void awaitRefresh(Cluster seen, long timeoutMs) throws InterruptedException {
         try {
-            requestUpdate().get(timeoutMs, TimeUnit.MILLISECONDS);
+            requestUpdateSince(seen).get(timeoutMs, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             LOG.debug("Metadata refresh failed, will retry: {}", e.getCause().getMessage());
         } catch (java.util.concurrent.TimeoutException e) {
