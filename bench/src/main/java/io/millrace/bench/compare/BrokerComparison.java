@@ -45,7 +45,9 @@ import java.util.Set;
  * each cell under {@code flames/} ({@link ScenarioProfiles}); {@code --perf}, the same of the whole
  * machine, kernel included, from Linux perf ({@link SystemProfile}); {@code --scenarios LIST}, only the
  * scenarios of a comma-separated list of their numbers (default all; 3 and 4 run 1 too, for its
- * maximum and its data).
+ * maximum and its data); {@code --kafka-socket-buffers BYTES}, Kafka's broker and clients with their
+ * socket buffer settings at BYTES (-1: the OS's autotuning, as Millrace's defaults), to tell what a
+ * default is worth from what the code is.
  *
  * <p>Scenario 1 also measures Millrace's producer with the audit's producer tier on, on the Millrace
  * broker ({@link AuditedProducerScenario}): each run right next to the plain one with the same
@@ -106,6 +108,8 @@ public final class BrokerComparison {
     int fullWarmupRounds;
     /** {@code --audit-pair}: only Millrace's client on Millrace's broker, plain and audited (scenario 1). */
     boolean auditPairOnly;
+    /** {@code --kafka-socket-buffers}: Kafka's socket buffer settings, broker and clients; null keeps Kafka's defaults. */
+    Integer kafkaSocketBuffers;
     /** {@code --jfr}: flight recordings of the brokers and this JVM, cut into flame graphs per scenario. */
     boolean flightRecordings;
     /** {@code --perf}: the whole machine sampled by Linux perf, kernel included, cut into flame graphs per scenario. */
@@ -239,6 +243,11 @@ public final class BrokerComparison {
             if (systemProfile) {
                 millrace.addJvmOptions(SystemProfile.JVM_OPTIONS);
                 kafka.addJvmOptions(SystemProfile.JVM_OPTIONS);
+            }
+            if (kafkaSocketBuffers != null) {
+                String bytes = kafkaSocketBuffers.toString();
+                ((KafkaBroker) kafka).set("socket.send.buffer.bytes", bytes).set("socket.receive.buffer.bytes", bytes);
+                Scenarios.setKafkaClientSocketBuffers(kafkaSocketBuffers);
             }
             millrace.start();
             kafka.start();

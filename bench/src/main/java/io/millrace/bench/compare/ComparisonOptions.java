@@ -10,7 +10,8 @@ import java.util.TreeSet;
 final class ComparisonOptions {
 
     static final String USAGE = "Usage: bench [--scale S] [--quick] [--runs N] [--no-warmup] [--warmup-rounds N]"
-        + " [--jfr] [--perf] [--heap 1g] [--out DIR] [--data-dir DIR] [--scenarios 1,2,...] [--audit-pair]";
+        + " [--jfr] [--perf] [--heap 1g] [--out DIR] [--data-dir DIR] [--scenarios 1,2,...] [--audit-pair]"
+        + " [--kafka-socket-buffers BYTES]";
 
     private double scale = 1;
     private int runs = 3;
@@ -31,6 +32,7 @@ final class ComparisonOptions {
     private Double explicitScale;
     private Integer explicitRuns;
     private Set<Integer> scenarios = BrokerComparison.ALL_SCENARIOS;
+    private Integer kafkaSocketBuffers;
 
     /** The comparison {@code args} ask for; null after printing the usage for {@code --help}; exits 2 on misuse. */
     static BrokerComparison parse(String[] args) {
@@ -50,6 +52,7 @@ final class ComparisonOptions {
                 case "--out" -> o.out = Path.of(value(args, ++i, a));
                 case "--data-dir" -> o.data = Path.of(value(args, ++i, a));
                 case "--scenarios" -> o.scenarios = scenarios(value(args, ++i, a));
+                case "--kafka-socket-buffers" -> o.kafkaSocketBuffers = Integer.parseInt(value(args, ++i, a));
                 case "-h", "--help" -> {
                     System.out.println(USAGE);
                     return null;
@@ -81,6 +84,7 @@ final class ComparisonOptions {
         bench.scenarios = auditPair ? Set.of(1) : scenarios;
         bench.fullWarmupRounds = fullWarmupRounds;
         bench.auditPairOnly = auditPair;
+        bench.kafkaSocketBuffers = kafkaSocketBuffers;
         return bench;
     }
 

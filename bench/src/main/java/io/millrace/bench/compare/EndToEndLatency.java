@@ -142,6 +142,7 @@ final class EndToEndLatency {
         props.put("acks", "1");
         props.put("linger.ms", "0");
         props.put("enable.idempotence", "false");
+        Scenarios.putSocketBuffers(props);
         props.putAll(settings);
         AtomicReference<Exception> failure = new AtomicReference<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
@@ -211,6 +212,7 @@ final class EndToEndLatency {
         props.put("key.deserializer", ByteArrayDeserializer.class.getName());
         props.put("value.deserializer", ByteArrayDeserializer.class.getName());
         props.put("enable.auto.commit", "false");
+        Scenarios.putSocketBuffers(props);
         TopicPartition tp = new TopicPartition(topic, 0);
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {

@@ -25,7 +25,9 @@ final class ResultsTable {
             .filter(r -> figures.stream().anyMatch(f -> !f.ratios(r).isEmpty())).toList();
         p.println();
         p.printf(Locale.ROOT, "%d runs per cell, alternating (Millrace's broker and client first in odd rounds, Kafka's in even ones);"
-            + " scale %s; heap %s per broker; min / **median** / max%n%n", bench.runs, format(bench.scale), bench.heap);
+            + " scale %s; heap %s per broker%s; min / **median** / max%n%n", bench.runs, format(bench.scale), bench.heap,
+            bench.kafkaSocketBuffers == null ? ""
+                : "; Kafka's broker and clients with socket buffers of " + bench.kafkaSocketBuffers + " (--kafka-socket-buffers)");
         StringBuilder head = new StringBuilder("| scenario | metric |");
         StringBuilder rule = new StringBuilder("| --- | --- |");
         cells.forEach(c -> head.append(' ').append(c.label()).append(" |"));

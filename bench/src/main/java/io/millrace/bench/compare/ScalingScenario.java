@@ -160,6 +160,7 @@ final class ScalingScenario {
         props.put("acks", "1");
         props.put("enable.idempotence", "false");
         props.put("compression.type", "none");
+        Scenarios.putSocketBuffers(props);
         props.putAll(ProducerMode.TUNED.config);
         props.putAll(settings);
         return props;

@@ -131,8 +131,24 @@ final class Scenarios {
         }
     }
 
+    /** Kafka's clients' send.buffer.bytes and receive.buffer.bytes, when not Kafka's defaults ({@code --kafka-socket-buffers}). */
+    private static volatile Integer kafkaClientSocketBuffers;
+
+    static void setKafkaClientSocketBuffers(Integer bytes) {
+        kafkaClientSocketBuffers = bytes;
+    }
+
+    static void putSocketBuffers(Properties props) {
+        Integer bytes = kafkaClientSocketBuffers;
+        if (bytes != null) {
+            props.put("send.buffer.bytes", bytes.toString());
+            props.put("receive.buffer.bytes", bytes.toString());
+        }
+    }
+
     static Measurement produce(String bootstrap, String topic, ProducerMode mode, long count) throws Exception {
         Properties props = new Properties();
+        putSocketBuffers(props);
         props.put("bootstrap.servers", bootstrap);
         props.put("key.serializer", ByteArraySerializer.class.getName());
         props.put("value.serializer", ByteArraySerializer.class.getName());
@@ -177,6 +193,7 @@ final class Scenarios {
 
     static Measurement consume(String bootstrap, String topic, ConsumerMode mode, long count) {
         Properties props = new Properties();
+        putSocketBuffers(props);
         props.put("bootstrap.servers", bootstrap);
         props.put("key.deserializer", ByteArrayDeserializer.class.getName());
         props.put("value.deserializer", ByteArrayDeserializer.class.getName());

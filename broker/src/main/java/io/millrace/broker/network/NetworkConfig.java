@@ -60,10 +60,12 @@ public final class NetworkConfig extends AbstractConfig {
         + "it; otherwise it must be at least socket.request.max.bytes, so that every request can fit.";
 
     public static final String SOCKET_SEND_BUFFER_BYTES_CONFIG = "socket.send.buffer.bytes";
-    static final String SOCKET_SEND_BUFFER_BYTES_DOC = "The SO_SNDBUF of accepted sockets; -1 keeps the OS default.";
+    static final String SOCKET_SEND_BUFFER_BYTES_DOC = "The SO_SNDBUF of accepted sockets; -1, the default, leaves "
+        + "its size to the OS, which grows it with the connection's bandwidth and round trip (Kafka fixes 102400).";
 
     public static final String SOCKET_RECEIVE_BUFFER_BYTES_CONFIG = "socket.receive.buffer.bytes";
-    static final String SOCKET_RECEIVE_BUFFER_BYTES_DOC = "The SO_RCVBUF of accepted sockets; -1 keeps the OS default.";
+    static final String SOCKET_RECEIVE_BUFFER_BYTES_DOC = "The SO_RCVBUF of accepted sockets; -1, the default, leaves "
+        + "its size to the OS, which grows it with the connection's bandwidth and round trip (Kafka fixes 102400).";
 
     public static final String CONNECTIONS_MAX_IDLE_MS_CONFIG = "connections.max.idle.ms";
     static final String CONNECTIONS_MAX_IDLE_MS_DOC = "Close a connection that has neither sent a whole request nor been "
@@ -95,9 +97,9 @@ public final class NetworkConfig extends AbstractConfig {
         .define(NUM_IO_THREADS_CONFIG, Type.INT, 8, Range.atLeast(1), Importance.HIGH, NUM_IO_THREADS_DOC)
         .define(QUEUED_MAX_REQUESTS_CONFIG, Type.INT, 500, Range.atLeast(1), Importance.HIGH, QUEUED_MAX_REQUESTS_DOC)
         .define(QUEUED_MAX_REQUEST_BYTES_CONFIG, Type.LONG, -1L, Importance.MEDIUM, QUEUED_MAX_REQUEST_BYTES_DOC)
-        .define(SOCKET_SEND_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
+        .define(SOCKET_SEND_BUFFER_BYTES_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH,
             SOCKET_SEND_BUFFER_BYTES_DOC)
-        .define(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, 100 * 1024, Range.atLeast(-1), Importance.HIGH,
+        .define(SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH,
             SOCKET_RECEIVE_BUFFER_BYTES_DOC)
         .define(CONNECTIONS_MAX_IDLE_MS_CONFIG, Type.LONG, 10 * 60 * 1000L, Importance.MEDIUM,
             CONNECTIONS_MAX_IDLE_MS_DOC)

@@ -33,7 +33,7 @@ final class FetcherPool implements AutoCloseable {
         this.time = time;
         this.listener = listener;
         this.client = new NetworkClient(NetworkClient.Options.defaults("broker-" + brokerId + "-replica-fetcher")
-            .withRequestTimeoutMs(config.socketTimeoutMs()));
+            .withRequestTimeoutMs(config.socketTimeoutMs()).withReceiveBufferBytes(config.socketReceiveBufferBytes()));
     }
 
     /** Fetches {@code tp} from {@code leader}, after truncating it; replaces any fetch of it already running. */

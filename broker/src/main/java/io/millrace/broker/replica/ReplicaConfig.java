@@ -48,6 +48,11 @@ public final class ReplicaConfig extends AbstractConfig {
     private static final String REPLICA_SOCKET_TIMEOUT_MS_DOC = "How long a follower waits for the leader's answer to "
         + "a request before it drops the connection and tries again; at least replica.fetch.wait.max.ms.";
 
+    public static final String REPLICA_SOCKET_RECEIVE_BUFFER_BYTES_CONFIG = "replica.socket.receive.buffer.bytes";
+    private static final String REPLICA_SOCKET_RECEIVE_BUFFER_BYTES_DOC = "The SO_RCVBUF of a follower's connections to "
+        + "leaders; -1, the default, leaves its size to the OS, which grows it with the connection's bandwidth and round "
+        + "trip (Kafka fixes 65536).";
+
     public static final ConfigDef CONFIG = new ConfigDef()
         .define(REPLICA_LAG_TIME_MAX_MS_CONFIG, Type.LONG, 30_000L, Range.atLeast(1), Importance.HIGH,
             REPLICA_LAG_TIME_MAX_MS_DOC)
@@ -63,7 +68,9 @@ public final class ReplicaConfig extends AbstractConfig {
             REPLICA_FETCH_BACKOFF_MS_DOC)
         .define(NUM_REPLICA_FETCHERS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, NUM_REPLICA_FETCHERS_DOC)
         .define(REPLICA_SOCKET_TIMEOUT_MS_CONFIG, Type.INT, 30_000, Range.atLeast(1), Importance.HIGH,
-            REPLICA_SOCKET_TIMEOUT_MS_DOC);
+            REPLICA_SOCKET_TIMEOUT_MS_DOC)
+        .define(REPLICA_SOCKET_RECEIVE_BUFFER_BYTES_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.HIGH,
+            REPLICA_SOCKET_RECEIVE_BUFFER_BYTES_DOC);
 
     /** Every setting at its default. */
     public static final ReplicaConfig DEFAULT = new ReplicaConfig(Map.of());
@@ -103,5 +110,9 @@ public final class ReplicaConfig extends AbstractConfig {
 
     public int socketTimeoutMs() {
         return getInt(REPLICA_SOCKET_TIMEOUT_MS_CONFIG);
+    }
+
+    public int socketReceiveBufferBytes() {
+        return getInt(REPLICA_SOCKET_RECEIVE_BUFFER_BYTES_CONFIG);
     }
 }

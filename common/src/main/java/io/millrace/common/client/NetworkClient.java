@@ -44,13 +44,19 @@ public final class NetworkClient implements AutoCloseable {
     public record Options(String clientId, int requestTimeoutMs, int connectTimeoutMs, int reconnectBackoffMs,
                           int sendBufferBytes, int receiveBufferBytes, int maxResponseBytes) {
 
+        /** The clients' defaults: socket buffers sized by the OS, as {@code send.buffer.bytes} and {@code receive.buffer.bytes} are. */
         public static Options defaults(String clientId) {
-            return new Options(clientId, 30_000, 10_000, 50, 128 * 1024, 64 * 1024, Integer.MAX_VALUE);
+            return new Options(clientId, 30_000, 10_000, 50, -1, -1, Integer.MAX_VALUE);
         }
 
         public Options withRequestTimeoutMs(int timeoutMs) {
             return new Options(clientId, timeoutMs, connectTimeoutMs, reconnectBackoffMs, sendBufferBytes,
                 receiveBufferBytes, maxResponseBytes);
+        }
+
+        public Options withReceiveBufferBytes(int bytes) {
+            return new Options(clientId, requestTimeoutMs, connectTimeoutMs, reconnectBackoffMs, sendBufferBytes,
+                bytes, maxResponseBytes);
         }
     }
 
