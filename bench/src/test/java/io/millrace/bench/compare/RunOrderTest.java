@@ -56,6 +56,25 @@ public class RunOrderTest {
     }
 
     @Test
+    public void kafkasSocketBuffersAreKafkasDefaultsUnlessAskedFor() {
+        assertEquals(null, ComparisonOptions.parse(new String[] {"--quick"}).kafkaSocketBuffers);
+        assertEquals(Integer.valueOf(-1),
+            ComparisonOptions.parse(new String[] {"--kafka-socket-buffers", "-1"}).kafkaSocketBuffers);
+        java.util.Properties untouched = new java.util.Properties();
+        Scenarios.putSocketBuffers(untouched);
+        assertEquals(true, untouched.isEmpty());
+        Scenarios.setKafkaClientSocketBuffers(-1);
+        try {
+            java.util.Properties props = new java.util.Properties();
+            Scenarios.putSocketBuffers(props);
+            assertEquals("-1", props.get("send.buffer.bytes"));
+            assertEquals("-1", props.get("receive.buffer.bytes"));
+        } finally {
+            Scenarios.setKafkaClientSocketBuffers(null);
+        }
+    }
+
+    @Test
     public void theProfilesAreAskedForOneByOne() {
         BrokerComparison plain = ComparisonOptions.parse(new String[] {"--quick"});
         assertEquals(false, plain.flightRecordings || plain.systemProfile);
