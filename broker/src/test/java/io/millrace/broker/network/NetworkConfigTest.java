@@ -14,16 +14,17 @@ import org.junit.Test;
 
 public class NetworkConfigTest {
 
+    /** Kafka's defaults, but for the socket buffers: Kafka fixes 102400, Millrace leaves them to the OS (-1). */
     @Test
-    public void defaultsAreKafkas() {
+    public void defaultsAreKafkasButForTheSocketBuffers() {
         NetworkConfig config = new NetworkConfig(Map.of());
         assertEquals(List.of(new Endpoint("PLAINTEXT", "127.0.0.1", 9092)), config.listeners());
         assertEquals(104_857_600, config.socketRequestMaxBytes());
         assertEquals(3, config.numNetworkThreads());
         assertEquals(8, config.numIoThreads());
         assertEquals(500, config.queuedMaxRequests());
-        assertEquals(102_400, config.socketSendBufferBytes());
-        assertEquals(102_400, config.socketReceiveBufferBytes());
+        assertEquals(-1, config.socketSendBufferBytes());
+        assertEquals(-1, config.socketReceiveBufferBytes());
         assertEquals(600_000L, config.connectionsMaxIdleMs());
     }
 
