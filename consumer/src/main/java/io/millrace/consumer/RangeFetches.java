@@ -2,21 +2,34 @@ package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The responses that cover one partition's offset range {@code [start, end)}, one fetch ahead:
- * when a response is handed out, the fetch after it is already on its way, so the next answer
- * travels while the caller reads this one, as Kafka's consumer does. Behind {@link RangeIterator}
- * and {@link RecordViews}. Not thread-safe.
+ * The responses that cover one partition's offset range {@code [start, end)}, fetched ahead: the
+ * fetch after a response leaves from the connection's I/O thread as soon as that response has
+ * arrived, not when the caller takes it, which saves a hand-off to the caller's thread and back per
+ * response and lets the next one travel while the caller is still on an earlier one. At most
+ * {@link #MAX_UNREAD} responses wait for the caller; beyond that the next fetch leaves when the
+ * caller takes one. Behind {@link RangeIterator} and {@link RecordViews}. Not thread-safe: one
+ * caller at a time.
  */
 final class RangeFetches {
+
+    /** Responses that may have arrived and wait for the caller before fetching ahead stops. */
+    static final int MAX_UNREAD = 2;
 
     private final PartitionReader reader;
     private final TopicPartition tp;
     private final long endOffset;
     private long nextOffset;
-    /** The fetch after the latest response, already on its way; null when none was started. */
-    private CompletableFuture<FetchedBatches> prefetched;
+    /** The fetch after the latest response taken, already on its way; null when none was started. */
+    private CompletableFuture<Arrived> prefetched;
+    /** Responses arrived and not yet taken, counted by the I/O thread and the caller both. */
+    private final AtomicInteger unread = new AtomicInteger();
+
+    /** A response that arrived, and the fetch after it if one was started on its arrival. */
+    private record Arrived(FetchedBatches batches, CompletableFuture<Arrived> next) {
+    }
 
     RangeFetches(PartitionReader reader, TopicPartition tp, long startOffset, long endOffset) {
         this.reader = reader;
@@ -44,16 +57,38 @@ final class RangeFetches {
      * Throws what {@link PartitionReader#fetch} throws.
      */
     FetchedBatches next() {
-        FetchedBatches fetched = prefetched == null ? null : prefetched.join();
+        Arrived arrived = prefetched == null ? null : prefetched.join();
         prefetched = null;
-        if (fetched == null) {
+        FetchedBatches fetched;
+        if (arrived == null || arrived.batches() == null) {
             fetched = reader.fetch(tp, nextOffset);
+        } else {
+            unread.decrementAndGet();
+            fetched = arrived.batches();
+            prefetched = arrived.next();
         }
         long fetchedUpTo = fetched.nextOffset();
-        if (fetchedUpTo > nextOffset && fetchedUpTo < endOffset) {
-            prefetched = reader.prefetch(tp, fetchedUpTo);
+        if (prefetched == null && continues(fetched, nextOffset)) {
+            prefetched = fetchAhead(fetchedUpTo);
         }
         nextOffset = Math.min(endOffset, fetchedUpTo);
         return fetched;
+    }
+
+    /** Whether the range goes on after {@code fetched}, a response from {@code offset} that moved forward. */
+    private boolean continues(FetchedBatches fetched, long offset) {
+        long fetchedUpTo = fetched.nextOffset();
+        return fetchedUpTo > offset && fetchedUpTo < endOffset;
+    }
+
+    /** The fetch from {@code offset}, which on arrival starts the one after it while few responses wait. */
+    private CompletableFuture<Arrived> fetchAhead(long offset) {
+        return reader.prefetch(tp, offset).thenApply(batches -> {
+            if (batches == null) {
+                return new Arrived(null, null);   // the caller fetches again, and reports what went wrong
+            }
+            boolean room = unread.incrementAndGet() < MAX_UNREAD;
+            return new Arrived(batches, room && continues(batches, offset) ? fetchAhead(batches.nextOffset()) : null);
+        });
     }
 }

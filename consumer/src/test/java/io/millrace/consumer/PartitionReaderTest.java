@@ -12,12 +12,17 @@ import io.millrace.common.errors.TimeoutException;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.serialization.StringDeserializer;
+import io.millrace.testkit.Conditions;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -162,6 +167,41 @@ public class PartitionReaderTest {
     public void viewsOfARangeAreTheRecordsReadReturnsFetchAfterFetch() {
         assertViewsMatchRead(PLAIN, 123, 377); // 2 KB fetches: many responses, each but the first prefetched
         assertViewsMatchRead(PLAIN, 0, 500);
+    }
+
+    /**
+     * The fetch after a response leaves when that response arrives, before the caller takes it, and
+     * fetching ahead stops while {@link RangeFetches#MAX_UNREAD} responses wait: a reader that stops
+     * reading does not pull in the rest of its range.
+     */
+    @Test(timeout = 20_000)
+    public void fetchesAheadOnArrivalAndStopsWhileResponsesWaitUnread() throws Exception {
+        long before = fetchRequests();
+        RecordViews views = reader.readViews(PLAIN, 0, 500);
+        assertTrue(views.advance());   // the first response taken; no other advance() for now
+        long expected = before + 1 + RangeFetches.MAX_UNREAD;
+        Conditions.waitUntil(() -> fetchRequests() >= expected, "fetches ahead of a reader that does not read");
+        Thread.sleep(300);
+        assertEquals("no further fetch while responses wait", expected, fetchRequests());
+        long offsets = 1;
+        while (views.advance()) {
+            assertEquals(offsets++, views.current().offset());
+        }
+        assertEquals(500, offsets);
+    }
+
+    /** Fetch requests the broker received, from its JMX request metrics. */
+    private static long fetchRequests() {
+        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+        long total = 0;
+        try {
+            for (ObjectName name : jmx.queryNames(new ObjectName("io.millrace:type=request-metrics,request=Fetch,*"), null)) {
+                total += (Long) jmx.getAttribute(name, "request-total");
+            }
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
+        return total;
     }
 
     private static void assertViewsMatchRead(TopicPartition tp, long start, long end) {
