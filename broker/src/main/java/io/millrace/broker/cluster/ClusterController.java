@@ -134,7 +134,7 @@ final class ClusterController implements AutoCloseable {
      * NOT_CONTROLLER (and a request naming none gets no result), as on Kafka.
      */
     CompletableFuture<Map<TopicPartition, ElectionOutcome>> elect(boolean unclean, Collection<TopicPartition> partitions) {
-        return onControllerThread(() -> leadership.elect(metadata.snapshot(), unclean, partitions),
+        return onControllerThread(() -> leadership.elect(metadata::snapshot, unclean, partitions),
             () -> notController(partitions, ElectionOutcome.failed(Errors.NOT_CONTROLLER)));
     }
 

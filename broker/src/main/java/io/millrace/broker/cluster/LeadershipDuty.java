@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
@@ -33,6 +34,9 @@ final class LeadershipDuty {
     private static final Logger log = LoggerFactory.getLogger(LeadershipDuty.class);
     /** Elections written in one transaction. */
     private static final int ELECTIONS_PER_TRANSACTION = 200;
+    /** How often, and how far apart, an operator's election that raced with another write is decided again. */
+    private static final int RACED_ELECTION_RETRIES = 5;
+    private static final long RACED_ELECTION_RETRY_MS = 100;
 
     interface Fence {
         CuratorOp check() throws Exception;
@@ -86,8 +90,26 @@ final class LeadershipDuty {
      * partition whose leader is not live, an in-sync replica if one is live, else any live replica,
      * whatever the topic's unclean.leader.election.enable says, as Kafka's KIP-460 election does.
      */
-    Map<TopicPartition, ElectionOutcome> elect(ClusterSnapshot snapshot, boolean unclean, Collection<TopicPartition> partitions)
-        throws Exception {
+    Map<TopicPartition, ElectionOutcome> elect(Supplier<ClusterSnapshot> views, boolean unclean,
+                                               Collection<TopicPartition> partitions) throws Exception {
+        // An election whose write raced with another change of the partition's state (the controller's
+        // own failover, an ISR change) was decided on a view behind ZooKeeper: decide it again on a later
+        // one. What still races after the retries is answered UNKNOWN_SERVER_ERROR.
+        Map<TopicPartition, ElectionOutcome> results = new LinkedHashMap<>(elect(views.get(), unclean, partitions));
+        for (int retry = 0; retry < RACED_ELECTION_RETRIES; retry++) {
+            List<TopicPartition> raced = results.entrySet().stream()
+                .filter(e -> e.getValue().error() == Errors.UNKNOWN_SERVER_ERROR).map(Map.Entry::getKey).toList();
+            if (raced.isEmpty()) {
+                break;
+            }
+            Thread.sleep(RACED_ELECTION_RETRY_MS);
+            results.putAll(elect(views.get(), unclean, raced));
+        }
+        return results;
+    }
+
+    private Map<TopicPartition, ElectionOutcome> elect(ClusterSnapshot snapshot, boolean unclean,
+                                                       Collection<TopicPartition> partitions) throws Exception {
         Set<Integer> live = liveIds(snapshot);
         Map<TopicPartition, ElectionOutcome> results = new LinkedHashMap<>();
         List<LeaderElection> elections = new ArrayList<>();
