@@ -129,6 +129,16 @@ public final class NetworkClient implements AutoCloseable {
     }
 
     /**
+     * As {@link #send(Node, ApiMessage, int)}, the response read into {@code lease}'s pooled buffer:
+     * its records fields are views of that buffer until the caller releases the lease, which it
+     * does once it is done with them. For large responses read once, e.g. a consumer's fetches.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends ApiMessage> CompletableFuture<R> send(Node node, ApiMessage request, int timeoutMs, ResponseLease lease) {
+        return (CompletableFuture<R>) connection(node).send(request, timeoutMs, true, lease);
+    }
+
+    /**
      * Sends a request the broker does not answer (a Produce with acks=0); completes once the bytes
      * are written to the socket.
      */

@@ -98,8 +98,10 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
         template.clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                ResponseFrameDecoder decoder = new ResponseFrameDecoder(options.maxResponseBytes(), NodeConnection.this::leaseOf);
+                ch.config().setRecvByteBufAllocator(new FrameReadAllocator(ch.config().getRecvByteBufAllocator(), decoder));
                 ch.pipeline()
-                    .addLast("frame-decoder", new ResponseFrameDecoder(options.maxResponseBytes()))
+                    .addLast("frame-decoder", decoder)
                     .addLast("responses", NodeConnection.this);
             }
         }).connect(node.host(), node.port()).addListener((ChannelFuture f) -> connected(f));
@@ -116,7 +118,7 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         CompletableFuture<ApiMessage> answer = new CompletableFuture<>();
-        write(API_VERSIONS, API_VERSIONS_VERSION, options.requestTimeoutMs(), true, answer);
+        write(API_VERSIONS, API_VERSIONS_VERSION, options.requestTimeoutMs(), true, null, answer);
         answer.whenComplete((response, error) -> negotiated((ApiVersionsResponse) response, error));
     }
 
@@ -137,10 +139,15 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
      * from their own buffers, so the caller must leave them untouched until the future completes.
      */
     CompletableFuture<ApiMessage> send(ApiMessage request, int timeoutMs, boolean expectResponse) {
+        return send(request, timeoutMs, expectResponse, null);
+    }
+
+    /** As {@link #send(ApiMessage, int, boolean)}, the response read into {@code lease}'s buffer when not null. */
+    CompletableFuture<ApiMessage> send(ApiMessage request, int timeoutMs, boolean expectResponse, ResponseLease lease) {
         CompletableFuture<ApiMessage> result = new CompletableFuture<>();
         outstanding.incrementAndGet();
         result.whenComplete((r, e) -> outstanding.decrementAndGet());
-        PendingSend send = new PendingSend(request, timeoutMs, expectResponse, result);
+        PendingSend send = new PendingSend(request, timeoutMs, expectResponse, lease, result);
         synchronized (waiting) {
             if (!negotiated && !closed) {
                 // kept in a FIFO queue: requests must reach the broker in the order they were sent
@@ -157,7 +164,7 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** A request sent before the connection was ready. */
-    private record PendingSend(ApiMessage request, int timeoutMs, boolean expectResponse,
+    private record PendingSend(ApiMessage request, int timeoutMs, boolean expectResponse, ResponseLease lease,
                                CompletableFuture<ApiMessage> result) {
     }
 
@@ -192,10 +199,10 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
             send.result().completeExceptionally(e);
             return;
         }
-        write(send.request(), version, send.timeoutMs(), send.expectResponse(), send.result());
+        write(send.request(), version, send.timeoutMs(), send.expectResponse(), send.lease(), send.result());
     }
 
-    private void write(ApiMessage request, short version, int timeoutMs, boolean expectResponse,
+    private void write(ApiMessage request, short version, int timeoutMs, boolean expectResponse, ResponseLease lease,
                        CompletableFuture<ApiMessage> result) {
         if (closed) {
             result.completeExceptionally(new NetworkException("Connection to " + node + " is closed"));
@@ -210,7 +217,7 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         if (expectResponse) {
-            inFlight.put(header.correlationId(), new InFlightRequest(header, result,
+            inFlight.put(header.correlationId(), new InFlightRequest(header, result, lease,
                 loop.schedule(() -> timedOut(header.correlationId(), timeoutMs), timeoutMs, TimeUnit.MILLISECONDS)));
         }
         channel.writeAndFlush(frame).addListener(f -> {
@@ -253,6 +260,12 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
         return copy.flip();
     }
 
+    /** The lease the request with {@code correlationId} came with, if it is in flight and has one. */
+    private ResponseLease leaseOf(int correlationId) {
+        InFlightRequest request = inFlight.get(correlationId);
+        return request == null ? null : request.lease();
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         received((ByteBuffer) msg);
@@ -266,8 +279,8 @@ final class NodeConnection extends ChannelInboundHandlerAdapter {
             return;
         }
         request.timeout().cancel(false);
-        // The frame is a heap buffer of its own (ResponseFrameDecoder): parsed records fields may
-        // be views of it.
+        // The frame is a buffer of its own (ResponseFrameDecoder), a heap one or the request's lease:
+        // parsed records fields may be views of it.
         try {
             request.result().complete(parse(request.header(), bytes));
         } catch (RuntimeException e) {
