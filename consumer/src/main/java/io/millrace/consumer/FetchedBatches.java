@@ -1,6 +1,7 @@
 package io.millrace.consumer;
 
 import io.millrace.common.TopicPartition;
+import io.millrace.common.client.ResponseLease;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchIterator;
 import io.millrace.common.serialization.Deserializer;
@@ -31,9 +32,17 @@ public final class FetchedBatches {
      */
     private final ByteBuffer readable;
     private final boolean checkCrcs;
+    /** The pooled buffer the records lie in, given back by a reader once past them; null for a heap one. */
+    private final ResponseLease lease;
 
     FetchedBatches(TopicPartition partition, long fetchOffset, long highWatermark, long logStartOffset,
                    ByteBuffer records, boolean checkCrcs) {
+        this(partition, fetchOffset, highWatermark, logStartOffset, records, checkCrcs, null);
+    }
+
+    FetchedBatches(TopicPartition partition, long fetchOffset, long highWatermark, long logStartOffset,
+                   ByteBuffer records, boolean checkCrcs, ResponseLease lease) {
+        this.lease = lease;
         this.partition = partition;
         this.fetchOffset = fetchOffset;
         this.highWatermark = highWatermark;
@@ -94,6 +103,16 @@ public final class FetchedBatches {
 
     boolean checkCrcs() {
         return checkCrcs;
+    }
+
+    /**
+     * Gives the pooled buffer these batches lie in back for a later response, when they lie in one:
+     * only for the reader that owns them ({@link RecordViews}), once no view of them is in use.
+     */
+    void release() {
+        if (lease != null) {
+            lease.release();
+        }
     }
 
     /** The records from {@link #fetchOffset()} up to {@code endOffset} (exclusive), deserialized. */

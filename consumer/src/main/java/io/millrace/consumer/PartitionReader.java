@@ -5,6 +5,8 @@ import io.millrace.common.client.Cluster;
 import io.millrace.common.client.CommonClientConfigs;
 import io.millrace.common.client.Metadata;
 import io.millrace.common.client.NetworkClient;
+import io.millrace.common.client.ResponseBufferPool;
+import io.millrace.common.client.ResponseLease;
 import io.millrace.common.client.Node;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.TimeoutException;
@@ -50,6 +52,11 @@ public final class PartitionReader implements AutoCloseable {
     private final OffsetLookup offsets;
     private final int requestTimeoutMs;
     private final long retryBackoffMs;
+    /**
+     * The buffers {@link #readViews} reads responses into and takes back once past them: the
+     * responses in flight and waiting for one range (see {@link RangeFetches#MAX_UNREAD}), and one more.
+     */
+    private final ResponseBufferPool responseBuffers = new ResponseBufferPool(RangeFetches.MAX_UNREAD + 2);
 
     /** A reader with its own connections, to the brokers of {@code bootstrap.servers} (or ZooKeeper's registry). */
     public PartitionReader(ConsumerConfig config) {
@@ -145,29 +152,36 @@ public final class PartitionReader implements AutoCloseable {
     /**
      * Starts the fetch from {@code offset} without waiting, so the next response can travel while
      * the caller works through the current one. Completes with null whenever anything goes wrong:
-     * the caller then calls {@link #fetch}, which retries and reports errors properly.
+     * the caller then calls {@link #fetch}, which retries and reports errors properly. When
+     * {@code pooled}, the response is read into a buffer of this reader's pool, which the caller
+     * gives back with {@link FetchedBatches#release()} once past it.
      */
-    CompletableFuture<FetchedBatches> prefetch(TopicPartition tp, long offset) {
+    CompletableFuture<FetchedBatches> prefetch(TopicPartition tp, long offset, boolean pooled) {
         Node leader = metadata.cluster().leaderFor(tp);
         if (leader == null) {
             return CompletableFuture.completedFuture(null);
         }
         FetchRequest request = FetchRequests.single(config, tp, offset);
+        ResponseLease lease = pooled ? new ResponseLease(responseBuffers) : null;
         try {
-            return client.<FetchResponse>send(leader, request, requestTimeoutMs + request.maxWaitMs())
-                .handle((response, error) -> error != null ? null : batchesOrNull(response, tp, offset));
+            // A failed request's lease is not released: the I/O thread may still be reading into it.
+            return client.<FetchResponse>send(leader, request, requestTimeoutMs + request.maxWaitMs(), lease)
+                .handle((response, error) -> error != null ? null : batchesOrNull(response, tp, offset, lease));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(null);
         }
     }
 
-    private FetchedBatches batchesOrNull(FetchResponse response, TopicPartition tp, long offset) {
+    private FetchedBatches batchesOrNull(FetchResponse response, TopicPartition tp, long offset, ResponseLease lease) {
         PartitionData data = FetchRequests.partitionData(response, tp);
         if (data == null || data.error() != Errors.NONE) {
+            if (lease != null) {
+                lease.release();
+            }
             return null;
         }
         return new FetchedBatches(tp, offset, data.highWatermark(), data.logStartOffset(), FetchRequests.recordsOf(data),
-            config.getBoolean(ConsumerConfig.CHECK_CRCS_CONFIG));
+            config.getBoolean(ConsumerConfig.CHECK_CRCS_CONFIG), lease);
     }
 
     /** The fetch, or null when the leader has moved or cannot be reached (a retry may work). */
@@ -221,7 +235,7 @@ public final class PartitionReader implements AutoCloseable {
      */
     public <K, V> Iterator<ConsumerRecord<K, V>> read(TopicPartition tp, long startOffset, long endOffset,
                                                       Deserializer<K> keys, Deserializer<V> values) {
-        return new RangeIterator<>(range(tp, startOffset, endOffset), keys, values);
+        return new RangeIterator<>(range(tp, startOffset, endOffset, false), keys, values);
     }
 
     /**
@@ -230,14 +244,20 @@ public final class PartitionReader implements AutoCloseable {
      * a copy or an object per record. Ends and waits as {@link #read} does.
      */
     public RecordViews readViews(TopicPartition tp, long startOffset, long endOffset) {
-        return RecordViews.of(range(tp, startOffset, endOffset));
+        return RecordViews.of(range(tp, startOffset, endOffset, true));
     }
 
-    private RangeFetches range(TopicPartition tp, long startOffset, long endOffset) {
+    /** The fetches of a range; {@code pooled} when its reader gives each response back once past it. */
+    private RangeFetches range(TopicPartition tp, long startOffset, long endOffset, boolean pooled) {
         if (startOffset < 0 || endOffset < startOffset) {
             throw new IllegalArgumentException("Bad offset range [" + startOffset + ", " + endOffset + ")");
         }
-        return new RangeFetches(this, tp, startOffset, endOffset);
+        return new RangeFetches(this, tp, startOffset, endOffset, pooled);
+    }
+
+    /** Pooled response buffers given back and waiting for reuse (for tests). */
+    int idleResponseBuffers() {
+        return responseBuffers.idleBuffers();
     }
 
     private void refreshMetadata(Cluster seen, long backoffMs, long deadline) {

@@ -21,6 +21,8 @@ final class RangeFetches {
     private final PartitionReader reader;
     private final TopicPartition tp;
     private final long endOffset;
+    /** Whether responses fetched ahead are read into pooled buffers that the caller gives back. */
+    private final boolean pooled;
     private long nextOffset;
     /** The fetch after the latest response taken, already on its way; null when none was started. */
     private CompletableFuture<Arrived> prefetched;
@@ -31,8 +33,9 @@ final class RangeFetches {
     private record Arrived(FetchedBatches batches, CompletableFuture<Arrived> next) {
     }
 
-    RangeFetches(PartitionReader reader, TopicPartition tp, long startOffset, long endOffset) {
+    RangeFetches(PartitionReader reader, TopicPartition tp, long startOffset, long endOffset, boolean pooled) {
         this.reader = reader;
+        this.pooled = pooled;
         this.tp = tp;
         this.nextOffset = startOffset;
         this.endOffset = endOffset;
@@ -54,7 +57,8 @@ final class RangeFetches {
     /**
      * The next response of the range, from {@link #hasMore() the first offset not yet fetched}: an
      * empty one when the partition has nothing there yet (the fetch waited fetch.max.wait.ms).
-     * Throws what {@link PartitionReader#fetch} throws.
+     * Throws what {@link PartitionReader#fetch} throws. When this range is pooled, the caller calls
+     * {@link FetchedBatches#release()} on each response once it is past it.
      */
     FetchedBatches next() {
         Arrived arrived = prefetched == null ? null : prefetched.join();
@@ -83,7 +87,7 @@ final class RangeFetches {
 
     /** The fetch from {@code offset}, which on arrival starts the one after it while few responses wait. */
     private CompletableFuture<Arrived> fetchAhead(long offset) {
-        return reader.prefetch(tp, offset).thenApply(batches -> {
+        return reader.prefetch(tp, offset, pooled).thenApply(batches -> {
             if (batches == null) {
                 return new Arrived(null, null);   // the caller fetches again, and reports what went wrong
             }

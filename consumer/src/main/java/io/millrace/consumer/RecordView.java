@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
  * decoded only by {@link #headers()}.
  *
  * <p>A view is refilled by the cursor that handed it out ({@link RecordViews#advance()}): it is
- * valid until that cursor advances, and so are the positions it gave. Copy what must outlive it.
+ * valid until that cursor advances, and so are the positions it gave and the slices it made. Copy
+ * what must outlive it: once the cursor has left a response, the buffer it lay in is reused for a
+ * later one. The buffer may be a direct one; read it with gets, never through {@code array()}.
  * The key and value are given as a position and a length in {@link #buffer()}, to be read with
  * absolute gets ({@code buffer().get(valuePosition() + i)}, {@code get(int, byte[])}), or as a slice
  * from {@link #key()} and {@link #value()} (a small buffer object, still no copy).

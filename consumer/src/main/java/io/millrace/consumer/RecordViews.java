@@ -18,7 +18,10 @@ import io.millrace.common.TopicPartition;
  * </pre>
  *
  * From {@link PartitionReader#readViews} (fetching as it goes, the next response already on its
- * way while the caller reads the current one) or {@link FetchedBatches#views} (one fetch). Not
+ * way while the caller reads the current one) or {@link FetchedBatches#views} (one fetch). The
+ * responses {@code readViews} fetches ahead are read from the socket straight into direct buffers
+ * of the reader's pool, and each buffer goes back to the pool when the cursor leaves its response:
+ * nothing is zeroed or copied on the way in, and a view is valid only until the next advance. Not
  * thread-safe.
  */
 public final class RecordViews {
@@ -26,6 +29,8 @@ public final class RecordViews {
     private final RangeFetches fetches;
     private final RecordView view;
     private final ViewCursor cursor;
+    /** The response the cursor is in, given back to the reader's pool once the cursor leaves it. */
+    private FetchedBatches response;
 
     private RecordViews(RangeFetches fetches, TopicPartition tp) {
         this.fetches = fetches;
@@ -50,10 +55,15 @@ public final class RecordViews {
      */
     public boolean advance() {
         while (!cursor.advance()) {
+            if (response != null) {
+                response.release();
+                response = null;
+            }
             if (fetches == null || !fetches.hasMore()) {
                 return false;
             }
-            cursor.reset(fetches.next(), 0, fetches.endOffset());
+            response = fetches.next();
+            cursor.reset(response, 0, fetches.endOffset());
         }
         return true;
     }
