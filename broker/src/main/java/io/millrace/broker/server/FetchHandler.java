@@ -32,9 +32,11 @@ import java.util.List;
  * {@link ReplicaManager} (a follower's fetch records its position, a consumer reads only below the
  * high watermark). The last stable offset is the high watermark (no transactions).
  */
-final class FetchHandler implements ApiHandler {
+final class FetchHandler implements AtOnceApiHandler {
 
     private static final RecordsPayload NO_RECORDS = RecordsPayload.of(ByteBuffer.allocate(0));
+    /** More partitions than this are read on a request thread: the network thread serves other connections. */
+    static final int AT_ONCE_MAX_PARTITIONS = 8;
 
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
@@ -61,6 +63,50 @@ final class FetchHandler implements ApiHandler {
             return;
         }
         purgatory.watch(new DelayedFetch(request, this), body.maxWaitMs());
+    }
+
+    /**
+     * A consumer's fetch of a few partitions with one replica each, all led here, that asks for one
+     * byte or no wait and will find records in one of them: it is answered at once, on the network
+     * thread that read it, sparing the hand-off to a request thread and back on every fetch of a
+     * reader that keeps up. Reading it there costs what the answer's {@code sendfile} costs the same
+     * thread anyway: the offset index and the batch headers it reads are the pages it then sends.
+     * A follower's fetch (it moves the partition's replication state) and a replicated partition
+     * (its high watermark is behind a lock) go to a request thread, as does a fetch that would wait.
+     */
+    @Override
+    public boolean completesAtOnce(Request request) {
+        FetchRequest body = request.body();
+        if (body.replicaId() >= 0 || (body.minBytes() > 1 && body.maxWaitMs() > 0)) {
+            return false;
+        }
+        ClusterSnapshot snapshot = metadata.snapshot();
+        int count = 0;
+        boolean records = body.maxWaitMs() <= 0;
+        for (FetchTopic topic : body.topics()) {
+            for (FetchPartition partition : topic.partitions()) {
+                if (++count > AT_ONCE_MAX_PARTITIONS) {
+                    return false;
+                }
+                Log log = unreplicatedLeaderLog(snapshot, topic.topic(), partition.partition());
+                if (log == null) {
+                    return false;
+                }
+                long offset = partition.fetchOffset();
+                records |= offset >= log.logStartOffset() && offset < log.logEndOffset();
+            }
+        }
+        return count > 0 && records;
+    }
+
+    /** The partition's log if it has one replica and is led here; null otherwise (or on any refusal). */
+    private Log unreplicatedLeaderLog(ClusterSnapshot snapshot, String topic, int partition) {
+        try {
+            Log log = partitions.leaderLog(snapshot, topic, partition);
+            return replicas.partition(snapshot, new TopicPartition(topic, partition)).isEmpty() ? log : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** Sends {@code result}, counting its record bytes per topic. */
