@@ -151,4 +151,28 @@ final class BrokerCluster extends ExternalResource {
         }
         return true;
     }
+
+    /** The leader of a partition as broker 0 sees it. */
+    int leader(String topic, int partition) {
+        return brokers.get(0).cluster().metadata().snapshot().leader(topic, partition);
+    }
+
+    /** A partition of a two-partition {@code topic} that {@code broker} leads (or, with {@code led} false, does not). */
+    int partitionLedBy(String topic, int broker, boolean led) {
+        for (int p = 0; p < 2; p++) {
+            if ((leader(topic, p) == broker) == led) {
+                return p;
+            }
+        }
+        throw new AssertionError("broker " + broker + (led ? " leads no partition of " : " leads every partition of ") + topic);
+    }
+
+    /** Requests broker {@code id} carried out on the network thread that read them, from its metrics. */
+    long requestsOnNetworkThread(int id) {
+        Object value = brokers.get(id).metrics().group("socket-server-metrics").value("requests-on-network-thread-total");
+        if (!(value instanceof Number number)) {
+            throw new AssertionError("requests-on-network-thread-total is " + value);
+        }
+        return number.longValue();
+    }
 }

@@ -1,7 +1,6 @@
 package io.millrace.broker.server;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.protocol.Errors;
@@ -50,9 +49,9 @@ public class FetchPipelineTest {
         CLUSTER.createTopic("quick", 2, Map.of());
         CLUSTER.broker(0).cluster().createTopic("copied", 2, 2, Map.of(), Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         CLUSTER.awaitLogs("copied", 2);
-        int broker = leader("quick", 0);
-        int elsewhere = partitionLedBy("quick", broker, false);
-        int copied = partitionLedBy("copied", broker, true);
+        int broker = CLUSTER.leader("quick", 0);
+        int elsewhere = CLUSTER.partitionLedBy("quick", broker, false);
+        int copied = CLUSTER.partitionLedBy("copied", broker, true);
         try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
             produce(client, "quick", 0, 10);
             produce(client, "copied", copied, 10);
@@ -69,7 +68,7 @@ public class FetchPipelineTest {
                 new Step("beyond the log", fetch(CONSUMER, "quick", 0, 99, 1, 500), Errors.OFFSET_OUT_OF_RANGE, false, false),
                 new Step("again from the start", fetch(CONSUMER, "quick", 0, 0, 1, 500), Errors.NONE, true, true));
 
-            long before = requestsOnNetworkThread(broker);
+            long before = CLUSTER.requestsOnNetworkThread(broker);
             List<Integer> correlationIds = new ArrayList<>();
             for (Step step : steps) {
                 correlationIds.add(client.send(step.request(), FETCH_V));
@@ -83,7 +82,7 @@ public class FetchPipelineTest {
                 assertEquals(step.label(), step.records(), records);
             }
             long atOnce = steps.stream().filter(Step::atOnce).count();
-            assertEquals(atOnce, requestsOnNetworkThread(broker) - before);
+            assertEquals(atOnce, CLUSTER.requestsOnNetworkThread(broker) - before);
         }
     }
 
@@ -98,11 +97,11 @@ public class FetchPipelineTest {
         FetchRequest wide = new FetchRequest(CONSUMER, 0, 1, 1024 * 1024, (byte) 0, 0, -1,
             List.of(new FetchRequest.FetchTopic("wide", partitions)), List.of(), "");
         try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
-            long before = requestsOnNetworkThread(broker);
+            long before = CLUSTER.requestsOnNetworkThread(broker);
             int id = client.send(wide, FETCH_V);
             FetchResponse response = (FetchResponse) client.receive(ApiKey.FETCH, FETCH_V, id);
             assertEquals(FetchHandler.AT_ONCE_MAX_PARTITIONS + 1, response.responses().get(0).partitions().size());
-            assertEquals(0, requestsOnNetworkThread(broker) - before);
+            assertEquals(0, CLUSTER.requestsOnNetworkThread(broker) - before);
         }
     }
 
@@ -121,25 +120,5 @@ public class FetchPipelineTest {
         int id = client.send(new ProduceRequest(null, (short) -1, 30_000, List.of(new ProduceRequest.TopicData(topic,
             List.of(new ProduceRequest.PartitionData(partition, batch))))), PRODUCE_V);
         client.receive(ApiKey.PRODUCE, PRODUCE_V, id);
-    }
-
-    private static int leader(String topic, int partition) {
-        return CLUSTER.broker(0).cluster().metadata().snapshot().leader(topic, partition);
-    }
-
-    /** A partition of {@code topic} that {@code broker} leads (or, with {@code led} false, does not). */
-    private static int partitionLedBy(String topic, int broker, boolean led) {
-        for (int p = 0; p < 2; p++) {
-            if ((leader(topic, p) == broker) == led) {
-                return p;
-            }
-        }
-        throw new AssertionError("broker " + broker + (led ? " leads no partition of " : " leads every partition of ") + topic);
-    }
-
-    private static long requestsOnNetworkThread(int broker) {
-        Object value = CLUSTER.broker(broker).metrics().group("socket-server-metrics").value("requests-on-network-thread-total");
-        assertTrue(String.valueOf(value), value instanceof Number);
-        return ((Number) value).longValue();
     }
 }

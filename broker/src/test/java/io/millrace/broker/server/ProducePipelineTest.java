@@ -1,7 +1,6 @@
 package io.millrace.broker.server;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.protocol.Errors;
@@ -48,10 +47,10 @@ public class ProducePipelineTest {
         CLUSTER.createTopic("durable", 2, Map.of("flush.messages", "1"));
         CLUSTER.broker(0).cluster().createTopic("copied", 2, 2, Map.of(), Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         CLUSTER.awaitLogs("copied", 2);
-        int broker = leader("quick", 0);
-        int durable = partitionLedBy("durable", broker, true);
-        int copied = partitionLedBy("copied", broker, true);
-        int elsewhere = partitionLedBy("quick", broker, false);
+        int broker = CLUSTER.leader("quick", 0);
+        int durable = CLUSTER.partitionLedBy("durable", broker, true);
+        int copied = CLUSTER.partitionLedBy("copied", broker, true);
+        int elsewhere = CLUSTER.partitionLedBy("quick", broker, false);
         List<Step> steps = List.of(
             new Step("quick", 0, (short) 1, batch(5), Errors.NONE, 0, true),
             new Step("copied", copied, (short) -1, batch(3), Errors.NONE, 0, false),
@@ -62,7 +61,7 @@ public class ProducePipelineTest {
             new Step("quick", 0, (short) -1, batch(3), Errors.NONE, 7, true),
             new Step("copied", copied, (short) 1, batch(1), Errors.NONE, 3, true));
 
-        long before = requestsOnNetworkThread(broker);
+        long before = CLUSTER.requestsOnNetworkThread(broker);
         try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
             List<Integer> correlationIds = new ArrayList<>();
             for (Step step : steps) {
@@ -77,33 +76,13 @@ public class ProducePipelineTest {
             }
         }
         long atOnce = steps.stream().filter(Step::atOnce).count();
-        assertEquals(atOnce, requestsOnNetworkThread(broker) - before);
+        assertEquals(atOnce, CLUSTER.requestsOnNetworkThread(broker) - before);
         assertEquals(10, CLUSTER.broker(broker).logManager().getLog("quick", 0).orElseThrow().logEndOffset());
     }
 
     private static ProduceRequest request(Step step) {
         return new ProduceRequest(null, step.acks(), 30_000, List.of(new ProduceRequest.TopicData(step.topic(),
             List.of(new ProduceRequest.PartitionData(step.partition(), step.records())))));
-    }
-
-    private static int leader(String topic, int partition) {
-        return CLUSTER.broker(0).cluster().metadata().snapshot().leader(topic, partition);
-    }
-
-    /** A partition of {@code topic} that {@code broker} leads (or, with {@code led} false, does not). */
-    private static int partitionLedBy(String topic, int broker, boolean led) {
-        for (int p = 0; p < 2; p++) {
-            if ((leader(topic, p) == broker) == led) {
-                return p;
-            }
-        }
-        throw new AssertionError("broker " + broker + (led ? " leads no partition of " : " leads every partition of ") + topic);
-    }
-
-    private static long requestsOnNetworkThread(int broker) {
-        Object value = CLUSTER.broker(broker).metrics().group("socket-server-metrics").value("requests-on-network-thread-total");
-        assertTrue(String.valueOf(value), value instanceof Number);
-        return ((Number) value).longValue();
     }
 
     private static ByteBuffer batch(int records) {
