@@ -27,7 +27,11 @@ final class FrameReadAllocator implements RecvByteBufAllocator {
         return new FrameHandle((ExtendedHandle) sizing.newHandle());
     }
 
-    /** The sizing handle's bookkeeping, with the frame offered first as the buffer to read into. */
+    /**
+     * The sizing handle's bookkeeping, with the frame offered first as the buffer to read into. It
+     * implements the extended handle, not Netty's {@code DelegatingHandle}: the epoll transport
+     * requires the extended one.
+     */
     private final class FrameHandle implements ExtendedHandle {
 
         private final ExtendedHandle sizing;

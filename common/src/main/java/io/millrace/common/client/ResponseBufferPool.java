@@ -37,8 +37,8 @@ public final class ResponseBufferPool {
             }
             // too small for this response: dropped, and a larger one takes its place when given back
         }
-        int capacity = (int) Math.min(Integer.MAX_VALUE, ((long) size + UNIT_BYTES - 1) / UNIT_BYTES * UNIT_BYTES);
-        return ByteBuffer.allocateDirect(Math.max(capacity, size)).limit(size);
+        long rounded = ((long) size + UNIT_BYTES - 1) / UNIT_BYTES * UNIT_BYTES;
+        return ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE, rounded)).limit(size);
     }
 
     /** Takes {@code buffer} back for a later response; its contents may be overwritten from now on. */
