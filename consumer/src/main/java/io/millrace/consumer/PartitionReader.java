@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Reads one partition at a time from an offset, the way the Hadoop loader and the mirror need it:
@@ -53,10 +54,15 @@ public final class PartitionReader implements AutoCloseable {
     private final int requestTimeoutMs;
     private final long retryBackoffMs;
     /**
-     * The buffers {@link #readViews} reads responses into and takes back once past them: the
-     * responses in flight and waiting for one range (see {@link RangeFetches#MAX_UNREAD}), and one more.
+     * The buffers {@link #readViews} reads responses into and takes back once past them: the one the
+     * caller is in, those fetched ahead of it (see {@link RangeFetches#MAX_AHEAD}), and a guess dropped
+     * on its way.
      */
-    private final ResponseBufferPool responseBuffers = new ResponseBufferPool(RangeFetches.MAX_UNREAD + 2);
+    private final ResponseBufferPool responseBuffers = new ResponseBufferPool(RangeFetches.MAX_AHEAD + 2);
+    /** Fetches a range sent from where the response before them was expected to end (see {@link RangeFetches}). */
+    private final LongAdder guessesSent = new LongAdder();
+    /** Those of them that started where that response did end, and were read. */
+    private final LongAdder guessesUsed = new LongAdder();
 
     /** A reader with its own connections, to the brokers of {@code bootstrap.servers} (or ZooKeeper's registry). */
     public PartitionReader(ConsumerConfig config) {
@@ -253,6 +259,24 @@ public final class PartitionReader implements AutoCloseable {
             throw new IllegalArgumentException("Bad offset range [" + startOffset + ", " + endOffset + ")");
         }
         return new RangeFetches(this, tp, startOffset, endOffset, pooled);
+    }
+
+    void guessSent() {
+        guessesSent.increment();
+    }
+
+    void guessUsed() {
+        guessesUsed.increment();
+    }
+
+    /** Fetches sent from where the response before them was expected to end, since this reader was made (for tests). */
+    long guessesSent() {
+        return guessesSent.sum();
+    }
+
+    /** Those of them that were read, having started where that response did end (for tests). */
+    long guessesUsed() {
+        return guessesUsed.sum();
     }
 
     /** Pooled response buffers given back and waiting for reuse (for tests). */
