@@ -84,6 +84,11 @@ public final class FetchedBatches {
         return RecordCursor.nextFetchOffset(records.duplicate(), fetchOffset);
     }
 
+    /** The bytes of batches this answer carried. */
+    int sizeInBytes() {
+        return records.remaining();
+    }
+
     public boolean isEmpty() {
         return nextOffset() == fetchOffset;
     }

@@ -25,10 +25,12 @@ public class GuessedFetchesTest {
 
     private static final TopicPartition REGULAR = new TopicPartition("regular", 0);
     private static final TopicPartition SHIFTING = new TopicPartition("shifting", 0);
+    private static final TopicPartition LARGE = new TopicPartition("large", 0);
     private static LocalCluster cluster;
     private static PartitionReader reader;
     private static List<String> regular;
     private static List<String> shifting;
+    private static List<String> large;
 
     @BeforeClass
     public static void start() throws Exception {
@@ -37,6 +39,8 @@ public class GuessedFetchesTest {
         cluster.createTopic("shifting", 1);
         regular = new ArrayList<>();
         shifting = new ArrayList<>();
+        large = new ArrayList<>();
+        cluster.createTopic("large", 1);
         try (TestProducer producer = new TestProducer(cluster.bootstrapServers())) {
             // each call one batch: 60 batches of 10 records alike
             for (int batch = 0; batch < 60; batch++) {
@@ -45,6 +49,10 @@ public class GuessedFetchesTest {
             // 20 batches of 10, 20 of 7 and 20 of 10 again: a guess made over one size fails at the change
             for (int batch = 0; batch < 60; batch++) {
                 shifting.addAll(producer.produceTo("shifting", 0, batch / 20 == 1 ? 7 : 10, "s", null));
+            }
+            // 240 batches of 10 records of about 1 KB: 2.4 MB in responses above GUESS_MAX_BYTES
+            for (int batch = 0; batch < 240; batch++) {
+                large.addAll(producer.produceTo("large", 0, 10, "l".repeat(1000), null));
             }
         }
         // about three batches a response; a fetch past the records would wait half a minute
@@ -65,6 +73,23 @@ public class GuessedFetchesTest {
         readViewsAndCheck(REGULAR, regular, 0, regular.size());
         assertTrue("fetches were guessed and read", reader.guessesUsed() > used);
         assertTrue(reader.guessesSent() - sent >= reader.guessesUsed() - used);
+    }
+
+    @Test(timeout = 20_000)
+    public void responsesAboveTheGuessLimitAreNotGuessedAfter() {
+        int maxBytes = RangeFetches.GUESS_MAX_BYTES + 40 * 1024;
+        try (PartitionReader wide = new PartitionReader(new ConsumerConfig(Map.of(
+                "bootstrap.servers", cluster.bootstrapServers(), ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, maxBytes)))) {
+            RecordViews views = wide.readViews(LARGE, 0, large.size());
+            for (int offset = 0; offset < large.size(); offset++) {
+                // a reader that keeps up, so that fetching ahead is never held back by responses waiting
+                assertTrue("a view for offset " + offset, views.advance());
+                assertEquals(offset, views.current().offset());
+                assertEquals(large.get(offset).length(), views.current().valueLength());
+            }
+            assertFalse(views.advance());
+            assertEquals("no guess after a response above the limit", 0, wide.guessesSent());
+        }
     }
 
     @Test(timeout = 20_000)
