@@ -33,7 +33,7 @@ final class RangeFetches {
      * Responses above this are not guessed after. A response that takes longer to carry than a round
      * trip gains little from a second one in flight: with Kafka's default 1 MiB fetches, guesses made
      * a reader slower, not faster (11.2-12.4 M records/s against 12.6-13.9 M without, the broker's
-     * sends spending twice as long in the kernel's transmit path), where 200 KB fetches gained a fifth.
+     * sends spending longer in the kernel's transmit path), where 200 KB fetches gained a fifth.
      */
     static final int GUESS_MAX_BYTES = 256 * 1024;
 
