@@ -121,15 +121,6 @@ public class GuessedFetchesTest {
     }
 
     private static void readViewsAndCheck(TopicPartition tp, List<String> values, int start, int end) {
-        RecordViews views = reader.readViews(tp, start, end);
-        for (int offset = start; offset < end; offset++) {
-            assertTrue("a view for offset " + offset, views.advance());
-            RecordView view = views.current();
-            assertEquals(offset, view.offset());
-            byte[] value = new byte[view.valueLength()];
-            view.buffer().get(view.valuePosition(), value);
-            assertEquals("offset " + offset, values.get(offset), new String(value, StandardCharsets.UTF_8));
-        }
-        assertFalse(views.advance());
+        ViewChecks.readAndCheck(reader, tp, values, start, end);
     }
 }

@@ -1,12 +1,9 @@
 package io.millrace.consumer;
 
-import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.TopicPartition;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,20 +64,7 @@ public class PooledResponsesTest {
         readAndCheck(0, 250);
     }
 
-    /** Reads {@code [start, end)} as views, checks each against what was sent; returns how many lay in direct buffers. */
     private static int readAndCheck(int start, int end) {
-        RecordViews views = reader.readViews(WIDE, start, end);
-        int direct = 0;
-        for (int offset = start; offset < end; offset++) {
-            assertTrue("a view for offset " + offset, views.advance());
-            RecordView view = views.current();
-            assertEquals(offset, view.offset());
-            byte[] value = new byte[view.valueLength()];
-            view.buffer().get(view.valuePosition(), value);
-            assertEquals("offset " + offset, sent.get(offset), new String(value, StandardCharsets.UTF_8));
-            direct += view.buffer().isDirect() ? 1 : 0;
-        }
-        assertFalse(views.advance());
-        return direct;
+        return ViewChecks.readAndCheck(reader, WIDE, sent, start, end);
     }
 }
