@@ -97,16 +97,15 @@ final class RangeFetches {
             prefetched = arrived.next();
         }
         long fetchedUpTo = fetched.nextOffset();
-        if (prefetched == null && continues(fetched, nextOffset)) {
+        if (prefetched == null && continues(fetchedUpTo, nextOffset)) {
             prefetched = fetchAhead(fetchedUpTo);
         }
         nextOffset = Math.min(endOffset, fetchedUpTo);
         return fetched;
     }
 
-    /** Whether the range goes on after {@code fetched}, a response from {@code offset} that moved forward. */
-    private boolean continues(FetchedBatches fetched, long offset) {
-        long fetchedUpTo = fetched.nextOffset();
+    /** Whether the range goes on after a response from {@code offset} to {@code fetchedUpTo}, which moved forward. */
+    private boolean continues(long fetchedUpTo, long offset) {
         return fetchedUpTo > offset && fetchedUpTo < endOffset;
     }
 
@@ -124,11 +123,15 @@ final class RangeFetches {
      */
     private CompletableFuture<Arrived> follow(InFlight fetch, InFlight guess, long previousSpan) {
         return fetch.response().thenApply(batches -> {
-            if (batches == null || !continues(batches, fetch.offset())) {
+            if (batches == null) {
                 drop(guess);
-                return new Arrived(batches, null);   // on null the caller fetches again, and reports what went wrong
+                return new Arrived(null, null);   // the caller fetches again, and reports what went wrong
             }
-            long end = batches.nextOffset();
+            long end = batches.nextOffset();   // a walk over the batch headers: once per response
+            if (!continues(end, fetch.offset())) {
+                drop(guess);
+                return new Arrived(batches, null);
+            }
             InFlight next = guess;
             if (guess == null || guess.offset() != end) {
                 drop(guess);
@@ -140,7 +143,8 @@ final class RangeFetches {
                 return new Arrived(batches, null);
             }
             long span = end - fetch.offset();
-            InFlight after = span == previousSpan && batches.sizeInBytes() <= GUESS_MAX_BYTES ? guessAfter(next, span, batches.highWatermark()) : null;
+            boolean regular = span == previousSpan && batches.sizeInBytes() <= GUESS_MAX_BYTES;
+            InFlight after = regular ? guessAfter(next, span, batches.highWatermark()) : null;
             return new Arrived(batches, follow(next, after, span));
         });
     }
