@@ -131,6 +131,37 @@ final class Scenarios {
         }
     }
 
+    /**
+     * Deletes a topic a scenario is done with and waits until its broker has removed its files from
+     * {@code logDir} (the brokers of the comparison keep deleted files for {@link #DELETE_DELAY_MS}).
+     * A full run writes more than this machine's memory (10M tuned records are 2.1 GB a run): kept,
+     * the logs of earlier cells filled the page cache and the kernel reclaimed pages during later
+     * ones; removed by the brokers' default delay of a minute, the files went while a later scenario
+     * was being measured.
+     */
+    static void deleteTopic(String bootstrap, String topic, Path logDir) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.deleteTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (hasFilesOf(logDir, topic)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("The files of deleted topic " + topic + " are still in " + logDir + " after 60 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** {@code log.segment.delete.delay.ms} of both brokers: how long they keep the files of a deleted topic. */
+    static final long DELETE_DELAY_MS = 1_000L;
+
+    private static boolean hasFilesOf(Path logDir, String topic) throws IOException {
+        // a partition's directory is <topic>-<partition>, and <topic>-<partition>.<id>-delete once deleted
+        try (Stream<Path> entries = Files.list(logDir)) {
+            return entries.anyMatch(e -> e.getFileName().toString().startsWith(topic + "-"));
+        }
+    }
+
     /** Kafka's clients' send.buffer.bytes and receive.buffer.bytes, when not Kafka's defaults ({@code --kafka-socket-buffers}). */
     private static volatile Integer kafkaClientSocketBuffers;
 
