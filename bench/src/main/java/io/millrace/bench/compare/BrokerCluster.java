@@ -165,6 +165,30 @@ abstract class BrokerCluster implements AutoCloseable {
         return leaders;
     }
 
+    /**
+     * Each partition of {@code topic} as the cluster describes it now (leader, replicas, in-sync
+     * replicas), for a failure's message; what went wrong asking, if it did.
+     */
+    String describe(String topic) {
+        try (Admin admin = admin()) {
+            TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic);
+            StringJoiner partitions = new StringJoiner("; ");
+            for (TopicPartitionInfo p : d.partitions()) {
+                partitions.add(p.partition() + ": leader " + (p.leader() == null ? "none" : p.leader().id())
+                    + ", replicas " + ids(p.replicas()) + ", isr " + ids(p.isr()));
+            }
+            return partitions.toString();
+        } catch (Exception e) {
+            return "not described: " + e;
+        }
+    }
+
+    private static String ids(List<Node> nodes) {
+        StringJoiner ids = new StringJoiner(",", "[", "]");
+        nodes.forEach(n -> ids.add(Integer.toString(n.id())));
+        return ids.toString();
+    }
+
     /** Stops the nodes, last started first, and deletes their data. Idempotent. */
     @Override
     public void close() {

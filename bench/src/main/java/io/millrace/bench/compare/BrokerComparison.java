@@ -196,12 +196,13 @@ public final class BrokerComparison {
             if (selected(1, 2, 3, 4)) {
                 runMatrix(parent);
             }
-            ClusterScenarios clusters = new ClusterScenarios(this, parent);
-            if (selected(5)) {
-                clusters.runScaling();
-            }
-            if (selected(7)) {
-                clusters.runReplication();
+            try (ClusterScenarios clusters = new ClusterScenarios(this, parent)) {
+                if (selected(5)) {
+                    clusters.runScaling();
+                }
+                if (selected(7)) {
+                    clusters.runReplication();
+                }
             }
         } finally {
             BrokerProcess.deleteRecursively(parent);
