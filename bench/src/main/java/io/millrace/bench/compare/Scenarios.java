@@ -36,6 +36,9 @@ final class Scenarios {
 
     static final int MESSAGE_BYTES = 200;
 
+    /** {@code log.segment.delete.delay.ms} of both brokers: how long they keep the files of a deleted topic. */
+    static final long DELETE_DELAY_MS = 1_000L;
+
     /** The throughput-over-time resolution: most timed sections last one to a few seconds. */
     static ThroughputTimeline timeline() {
         return new ThroughputTimeline(java.time.Duration.ofMillis(20), java.time.Duration.ofMinutes(10));
@@ -151,9 +154,6 @@ final class Scenarios {
             Thread.sleep(50);
         }
     }
-
-    /** {@code log.segment.delete.delay.ms} of both brokers: how long they keep the files of a deleted topic. */
-    static final long DELETE_DELAY_MS = 1_000L;
 
     private static boolean hasFilesOf(Path logDir, String topic) throws IOException {
         // a partition's directory is <topic>-<partition>, and <topic>-<partition>.<id>-delete once deleted
