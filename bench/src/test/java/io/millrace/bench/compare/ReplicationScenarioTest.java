@@ -1,6 +1,7 @@
 package io.millrace.bench.compare;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import io.millrace.bench.compare.Scenarios.Measurement;
 import java.nio.file.Files;
@@ -9,10 +10,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.Rule;
@@ -56,6 +59,9 @@ public class ReplicationScenarioTest {
                     for (TopicPartitionInfo p : d.partitions()) {
                         assertEquals(layout + " " + p, layout.replicationFactor, p.replicas().size());
                         assertEquals(layout + " " + p + ": replicas in sync", layout.replicationFactor, p.isr().size());
+                        // what a failed run's message says of the topic
+                        assertTrue(cluster.describe(topic), cluster.describe(topic).contains(p.partition() + ": leader "
+                            + p.leader().id() + ", replicas " + ids(p.replicas()) + ", isr " + ids(p.isr())));
                     }
                 }
             }
@@ -63,6 +69,10 @@ public class ReplicationScenarioTest {
         try (var left = Files.list(data)) {
             assertEquals("broker data left behind", 0, left.count());
         }
+    }
+
+    private static String ids(List<Node> nodes) {
+        return nodes.stream().map(n -> Integer.toString(n.id())).collect(Collectors.joining(",", "[", "]"));
     }
 
     private static long endOffsets(BrokerCluster cluster, String topic) throws Exception {
