@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -155,10 +156,13 @@ final class Scenarios {
         }
     }
 
-    private static boolean hasFilesOf(Path logDir, String topic) throws IOException {
-        // a partition's directory is <topic>-<partition>, and <topic>-<partition>.<id>-delete once deleted
+    /** Whether {@code logDir} holds a partition directory of {@code topic}, live or marked deleted. */
+    static boolean hasFilesOf(Path logDir, String topic) throws IOException {
+        // a partition's directory is <topic>-<partition>, and <topic>-<partition>.<id>-delete once deleted;
+        // matched whole, so that another topic whose name starts with this one's is not taken for it
+        Pattern ofTopic = Pattern.compile(Pattern.quote(topic) + "-\\d+(\\..+-delete)?");
         try (Stream<Path> entries = Files.list(logDir)) {
-            return entries.anyMatch(e -> e.getFileName().toString().startsWith(topic + "-"));
+            return entries.anyMatch(e -> ofTopic.matcher(e.getFileName().toString()).matches());
         }
     }
 
