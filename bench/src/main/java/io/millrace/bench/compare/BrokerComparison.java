@@ -425,8 +425,14 @@ public final class BrokerComparison {
         add(scenario, "broker's GC pauses", false, cell, brokerPauses.count(), warmingUp);
         add(scenario, "broker's GC paused ms", false, cell, brokerPauses.totalMillis(), warmingUp);
         add(scenario, "broker's longest GC pause ms", false, cell, brokerPauses.longestMillis(), warmingUp);
-        System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%n",
-            scenario, rate, r.p50(), r.p99(), r.p999());
+        System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%s%n",
+            scenario, rate, r.p50(), r.p99(), r.p999(), stealNote(r.stages()));
+    }
+
+    private static String stealNote(Map<String, Double> stages) {
+        Double stolen = stages.get("host's steal ms (all vCPUs)");
+        Double away = stages.get("p99 away from the host's steal ms");
+        return stolen == null ? "" : String.format(Locale.ROOT, "; host's steal %.0f ms, p99 away from it %.2f ms", stolen, away);
     }
 
     /** Runs one scenario in one cell; with {@code --jfr}, a measured run is a window of its flame graphs. */

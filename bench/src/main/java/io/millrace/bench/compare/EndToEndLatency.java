@@ -30,11 +30,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * first send, notes when its poll (or iterator) hands each message over, and the latency is that
  * less the time of the message's {@code send()} ({@link MessageTimes}). Each message's
  * acknowledgement is timed too, so the tail can be split between the produce path and the fetch
- * path; the stages also count this JVM's collections ({@link GcPauses}) and its longest stall
- * ({@link Hiccups}). Both clients run with acks=1 and {@code linger.ms=0}, their defaults otherwise,
- * unless the caller names other producer settings (at high rates, the tuned producer's: with
- * 16 KB batches and one at a time neither producer keeps up with half its tuned maximum, and the
- * latency measured would be that of a growing queue).
+ * path; the stages also count this JVM's collections ({@link GcPauses}), its longest stall
+ * ({@link Hiccups}) and the host's steal of the vCPUs ({@link HostSteal}). Both clients run with
+ * acks=1 and {@code linger.ms=0}, their defaults otherwise, unless the caller names other producer
+ * settings (at high rates, the tuned producer's: with 16 KB batches and one at a time neither
+ * producer keeps up with half its tuned maximum, and the latency measured would be that of a
+ * growing queue).
  *
  * <p>The producer keeps to a schedule: message {@code i} is due at {@code start + i / rate}; it
  * parks until the next message is due and sends everything due at once when it wakes late, so a
@@ -76,7 +77,8 @@ final class EndToEndLatency {
         if (!positioned.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the end-to-end consumer did not start");
         }
-        try (GcPauses pauses = new GcPauses(); Hiccups hiccups = Hiccups.start()) {
+        HostSteal steal = HostSteal.start();
+        try (GcPauses pauses = new GcPauses(); Hiccups hiccups = Hiccups.start(); steal) {
             if (failure.get() == null) {
                 if (client == BenchClient.KAFKA) {
                     produceWithKafka(bootstrap, topic, rate, times, producerSettings, stages);
@@ -100,8 +102,26 @@ final class EndToEndLatency {
         long[] latencies = times.endToEnd();
         stages.put("p99 send to acknowledged ms", percentileMs(times.sendToAcknowledged(), 0.99));
         stages.put("p99 acknowledged to received ms", percentileMs(times.acknowledgedToReceived(), 0.99));
+        addSteal(stages, steal, times, latencies);
         return new Result(count, percentileMs(latencies, 0.50), percentileMs(latencies, 0.99),
             percentileMs(latencies, 0.999), latencies[latencies.length - 1] / 1e6, stages);
+    }
+
+    /**
+     * The host's steal in the run and the p99 of the messages away from it ({@link HostSteal#near}),
+     * so that a tail the host made can be told from one the stack made; both stacks are measured
+     * the same way, and the p99 of every message stays the run's figure. A short run with every
+     * message near a steal (100 % near) gives the p99 of all of them, not an empty figure.
+     */
+    private static void addSteal(Map<String, Double> stages, HostSteal steal, MessageTimes times, long[] latencies) {
+        if (!steal.measured()) {
+            return;
+        }
+        stages.put("host's steal ms (all vCPUs)", steal.stolenMillis());
+        stages.put("host's longest steal ms (one vCPU)", steal.longestStealMillis());
+        long[] away = times.endToEndExcept(steal::near);
+        stages.put("messages near the host's steal %", 100.0 * (latencies.length - away.length) / latencies.length);
+        stages.put("p99 away from the host's steal ms", percentileMs(away.length == 0 ? latencies : away, 0.99));
     }
 
     /** The nearest-rank percentile of sorted nanosecond values, in milliseconds. */

@@ -55,6 +55,25 @@ final class MessageTimes {
         return sortedDifferences(acknowledged, received);
     }
 
+    /** A test of a message's send and receipt times ({@link System#nanoTime()}). */
+    interface Span {
+        boolean test(long sentNanos, long receivedNanos);
+    }
+
+    /** The latencies, sorted, of the messages whose send and receipt {@code left} does not pick. */
+    long[] endToEndExcept(Span left) {
+        long[] d = new long[sent.length];
+        int kept = 0;
+        for (int i = 0; i < d.length; i++) {
+            if (!left.test(sent[i], received[i])) {
+                d[kept++] = received[i] - sent[i];
+            }
+        }
+        d = Arrays.copyOf(d, kept);
+        Arrays.sort(d);
+        return d;
+    }
+
     private static long[] sortedDifferences(long[] from, long[] to) {
         long[] d = new long[from.length];
         for (int i = 0; i < d.length; i++) {

@@ -27,4 +27,20 @@ public class MessageTimesTest {
         assertTrue("message 0's 50 ms after it", fetch[1] >= 50_000_000 && fetch[1] < 51_000_000);
         assertEquals("the fetch path makes the difference", fetch[1] - fetch[0], total[1] - total[0], 1_000_000);
     }
+
+    @Test
+    public void leavesOutTheMessagesASpanPicks() {
+        MessageTimes times = new MessageTimes(3);
+        for (int i = 0; i < 3; i++) {
+            times.sent(i);
+        }
+        long now = System.nanoTime();
+        times.received(0, now + 30_000_000);
+        times.received(1, now + 10_000_000);
+        times.received(2, now + 20_000_000);
+        long[] kept = times.endToEndExcept((sent, received) -> received - sent > 25_000_000);
+        assertEquals("the 30 ms message left out", 2, kept.length);
+        assertTrue("sorted, 10 then 20 ms", kept[0] < kept[1] && kept[1] < 25_000_000 && kept[0] >= 10_000_000);
+        assertEquals("none picked", 3, times.endToEndExcept((sent, received) -> false).length);
+    }
 }
