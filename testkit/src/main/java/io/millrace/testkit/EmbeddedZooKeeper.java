@@ -2,8 +2,6 @@ package io.millrace.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +28,7 @@ public final class EmbeddedZooKeeper extends ExternalResource implements AutoClo
 
     public EmbeddedZooKeeper() {
         try {
-            InstanceSpec spec = new InstanceSpec(TestDirs.create("zookeeper").toFile(), freeLoopbackPort(), -1, -1, true, -1,
+            InstanceSpec spec = new InstanceSpec(TestDirs.create("zookeeper").toFile(), FreePorts.loopback(), -1, -1, true, -1,
                 TICK_TIME_MS, -1, Map.of("clientPortAddress", "127.0.0.1", "maxSessionTimeout", String.valueOf(MAX_SESSION_TIMEOUT_MS)),
                 "127.0.0.1");
             this.server = new TestingServer(spec, false);
@@ -100,12 +98,6 @@ public final class EmbeddedZooKeeper extends ExternalResource implements AutoClo
             close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -1,10 +1,9 @@
 package io.millrace.audit.kafka;
 
+import io.millrace.testkit.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.Writer;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,9 +36,9 @@ final class KafkaNode implements AutoCloseable {
     }
 
     static KafkaNode start(Path home) throws Exception {
-        KafkaNode node = new KafkaNode(home, freePort());
+        KafkaNode node = new KafkaNode(home, FreePorts.loopback());
         try {
-            node.launch(freePort());
+            node.launch(FreePorts.loopback());
             node.awaitReady();
             return node;
         } catch (Exception | Error e) {
@@ -127,12 +126,6 @@ final class KafkaNode implements AutoCloseable {
                 }
                 Thread.sleep(200);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

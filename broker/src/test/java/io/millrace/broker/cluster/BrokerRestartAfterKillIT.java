@@ -7,8 +7,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.millrace.testkit.ChildOutput;
 import io.millrace.testkit.EmbeddedZooKeeper;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.millrace.testkit.FreePorts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +68,7 @@ public class BrokerRestartAfterKillIT {
     @Test(timeout = 180_000)
     public void aBrokerStartedAgainRightAfterSigkillEndsItsOldSessionAndComesBackAtOnce() throws Exception {
         Path logDir = temp.newFolder("logs").toPath();
-        int port = freeLoopbackPort();
+        int port = FreePorts.loopback();
         try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
             observer.start();
             long oldSession = runAndKill(logDir, port, observer, LONG_SESSION_TIMEOUT_MS);
@@ -104,7 +103,7 @@ public class BrokerRestartAfterKillIT {
     @Test(timeout = 180_000)
     public void withoutItsRecordedSessionTheRestartedBrokerWaitsOutItsOldRegistration() throws Exception {
         Path logDir = temp.newFolder("logs").toPath();
-        int port = freeLoopbackPort();
+        int port = FreePorts.loopback();
         try (CuratorFramework observer = CuratorFrameworkFactory.newClient(zookeeper.connectString(), new RetryOneTime(100))) {
             observer.start();
             long oldSession = runAndKill(logDir, port, observer, SHORT_SESSION_TIMEOUT_MS);
@@ -160,12 +159,6 @@ public class BrokerRestartAfterKillIT {
             "--override", "zookeeper.session.timeout.ms=" + sessionTimeoutMs,
             "--override", "log.dirs=" + logDir))
             .redirectErrorStream(true).start();
-    }
-
-    private static int freeLoopbackPort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private static void produce(int port) throws Exception {

@@ -1,8 +1,7 @@
 package io.millrace.broker.replica;
 
+import io.millrace.testkit.FreePorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,13 +38,7 @@ final class BrokerProcesses implements AutoCloseable {
         this.ports = new int[count];
         this.processes = new Process[count];
         for (int id = 0; id < count; id++) {
-            ports[id] = freePort();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+            ports[id] = FreePorts.loopback();
         }
     }
 

@@ -14,11 +14,10 @@ import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.common.utils.Time;
 import io.millrace.testkit.Conditions;
 import io.millrace.testkit.EmbeddedZooKeeper;
+import io.millrace.testkit.FreePorts;
 import io.millrace.testkit.TcpProxy;
 import io.millrace.testkit.TestDirs;
 import java.io.ByteArrayOutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +64,7 @@ public class FollowerCutIT {
     @Before
     public void setUp() throws Exception {
         for (int id = 0; id < BROKERS; id++) {
-            int port = freePort();
+            int port = FreePorts.loopback();
             TcpProxy proxy = new TcpProxy(port);
             proxies.add(proxy);
             Path dir = TestDirs.create("cut-broker-" + id);
@@ -172,11 +171,5 @@ public class FollowerCutIT {
                 return false;
             }
         }, 60_000, size + " replicas in sync");
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }
