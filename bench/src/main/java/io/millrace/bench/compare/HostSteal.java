@@ -11,9 +11,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * When the host took this virtual machine's CPUs away during a run: the {@code steal} column of each
  * {@code cpuN} line of {@code /proc/stat}, read every few milliseconds. While the host runs something
- * else on a vCPU, the thread on it stops, whichever process it belongs to, and the guest's own
- * meters (a hiccup meter, GC logs, safepoint logs) see nothing unusual on the other one; only the
- * steal counter says it happened. A run's tail that lines up with steal is the host's, not a stack's.
+ * else on a vCPU, the thread on it stops, whichever process it belongs to. The guest's own meters
+ * (a hiccup meter, GC and safepoint logs) see at most a thread waking late, with no cause; only the
+ * steal counter says the host did it. A run's tail that lines up with steal is the host's, not a
+ * stack's. The counter misses some takes (about one in seven, against a probe at real-time
+ * priority), so a run away from counted steal is not thereby free of the host.
  *
  * <p>The kernel counts steal in 1/100 s ticks ({@code USER_HZ}, 100 on every Linux ABI) and adds them
  * as the vCPU comes back, so an interval between two samples in which the counter moved is where a
