@@ -430,8 +430,8 @@ public final class BrokerComparison {
     }
 
     private static String stealNote(Map<String, Double> stages) {
-        Double stolen = stages.get("host's steal ms (all vCPUs)");
-        Double away = stages.get("p99 away from the host's steal ms");
+        Double stolen = stages.get(EndToEndLatency.HOST_STEAL_STAGE);
+        Double away = stages.get(EndToEndLatency.P99_AWAY_FROM_STEAL_STAGE);
         return stolen == null ? "" : String.format(Locale.ROOT, "; host's steal %.0f ms, p99 away from it %.2f ms", stolen, away);
     }
 

@@ -49,6 +49,11 @@ final class EndToEndLatency {
     record Result(long messages, double p50, double p99, double p999, double max, Map<String, Double> stages) {
     }
 
+    /** The stage naming the host's steal in a run, on all vCPUs. */
+    static final String HOST_STEAL_STAGE = "host's steal ms (all vCPUs)";
+    /** The stage naming the p99 of the messages away from the host's steal. */
+    static final String P99_AWAY_FROM_STEAL_STAGE = "p99 away from the host's steal ms";
+
     private static final Duration TIMEOUT = Duration.ofMinutes(3);
 
     private EndToEndLatency() {
@@ -117,11 +122,11 @@ final class EndToEndLatency {
         if (!steal.measured()) {
             return;
         }
-        stages.put("host's steal ms (all vCPUs)", steal.stolenMillis());
+        stages.put(HOST_STEAL_STAGE, steal.stolenMillis());
         stages.put("host's longest steal ms (one vCPU)", steal.longestStealMillis());
         long[] away = times.endToEndExcept(steal::near);
         stages.put("messages near the host's steal %", 100.0 * (latencies.length - away.length) / latencies.length);
-        stages.put("p99 away from the host's steal ms", percentileMs(away.length == 0 ? latencies : away, 0.99));
+        stages.put(P99_AWAY_FROM_STEAL_STAGE, percentileMs(away.length == 0 ? latencies : away, 0.99));
     }
 
     /** The nearest-rank percentile of sorted nanosecond values, in milliseconds. */
