@@ -41,7 +41,8 @@ final class LogAppends {
             int epoch = latestEpoch ? log.leaderEpochCache().latestEpoch() : startEpoch(leaderEpoch);
             LogValidator.stampLeaderEpoch(records, epoch);
             ProducerStateManager producers = log.producerState();
-            var producerAppend = producers.prepareLeaderAppend(records, log.end().offset(), now, config.timestampType());
+            var producerAppend = producers.prepareLeaderAppend(records, log.end().offset(), now, config.timestampType(),
+                log.logStartOffset() == 0);
             if (producerAppend.isDuplicate()) {
                 return producerAppend.duplicateInfo();
             }

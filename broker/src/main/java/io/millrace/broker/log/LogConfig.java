@@ -108,8 +108,10 @@ public final class LogConfig extends AbstractConfig {
 
     public static final String PRODUCER_ID_EXPIRATION_MS_CONFIG = "producer.id.expiration.ms";
     static final String PRODUCER_ID_EXPIRATION_MS_DOC = "How long a partition remembers an idempotent producer that "
-        + "sends it nothing (its epoch and last five batches' sequence numbers). A producer forgotten this way may start "
-        + "again at any sequence number. Checked on every retention pass (log.retention.check.interval.ms).";
+        + "sends it nothing (its epoch and last five batches' sequence numbers). A producer forgotten this way is new "
+        + "to the partition again: it starts at sequence 0 of an epoch (Kafka's producer and Millrace's raise the epoch "
+        + "when refused) or, once the log has deleted records, anywhere. Checked on every retention pass "
+        + "(log.retention.check.interval.ms).";
 
     public static final String MIN_INSYNC_REPLICAS_CONFIG = "min.insync.replicas";
     static final String MIN_INSYNC_REPLICAS_DOC = "The fewest in-sync replicas (the leader included) a partition must "

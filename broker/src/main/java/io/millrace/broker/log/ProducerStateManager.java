@@ -72,11 +72,14 @@ public final class ProducerStateManager {
      * order, as Kafka does: the first batch that retries a remembered one makes the whole append a
      * duplicate; a batch breaking the rules throws and refuses it. Changes nothing.
      *
+     * @param logKeepsAll whether the log holds every record from offset 0 (see {@link ProducerSequenceCheck})
+     *
      * @throws io.millrace.common.errors.OutOfOrderSequenceException   a sequence gap, or a new epoch not at 0
      * @throws io.millrace.common.errors.InvalidProducerEpochException an epoch older than the producer's last
      * @throws io.millrace.common.errors.InvalidRecordException        a producer id without a sequence number
      */
-    synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type) {
+    synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type,
+                                                    boolean logKeepsAll) {
         Map<Long, ProducerStateEntry> updates = null;
         long next = firstOffset;
         RecordBatch batch = RecordBatch.wrap(records, records.position());
@@ -97,7 +100,7 @@ public final class ProducerStateManager {
             // Most appends hold one batch, or none from an idempotent producer: the map is made on demand.
             updates = updates == null ? new HashMap<>(4) : updates;
             ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
-            ProducerSequenceCheck.check(partition, current, batch);
+            ProducerSequenceCheck.check(partition, current, batch, logKeepsAll);
             long timestamp = type == TimestampType.LOG_APPEND_TIME ? nowMs : batch.maxTimestamp();
             updates.put(batch.producerId(), appended(current, batch, base, timestamp, nowMs));
         }

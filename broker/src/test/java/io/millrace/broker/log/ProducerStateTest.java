@@ -114,22 +114,48 @@ public class ProducerStateTest {
     }
 
     @Test
-    public void anUnknownProducerMayStartAtAnySequence() {
-        assertEquals(0, append(batch(PID, 3, 1_000, 5)).firstOffset());
+    public void whileTheLogHoldsEverythingAnUnknownProducerMustStartAtSequenceZero() {
+        OutOfOrderSequenceException refused = assertThrows(OutOfOrderSequenceException.class,
+            () -> append(batch(PID, 3, 1_000, 5)));
+        assertTrue(refused.getMessage(), refused.getMessage().contains("sequence 0 is due first"));
+        assertEquals("nothing was appended", 0, log.logEndOffset());
+        assertFalse(log.producerState().entry(PID).isPresent());
+        assertEquals(0, append(batch(PID, 3, 0, 5)).firstOffset());
+        assertEquals(5, append(batch(PID, 3, 5, 1)).firstOffset());
+    }
+
+    @Test
+    public void aFirstBatchRefusedWithTheNextInFlightIsAppendedFirstWhenSentAgain() {
+        ByteBuffer first = batch(PID, 0, 0, 3);
+        ByteBuffer next = batch(PID, 0, 3, 2);
+        // the first was refused before it reached the log (the leadership not yet taken); the next arrives
+        assertThrows(OutOfOrderSequenceException.class, () -> append(next));
+        assertEquals(0, append(first).firstOffset());
+        assertEquals(3, append(next).firstOffset());
+        assertEquals(4, log.producerState().entry(PID).orElseThrow().lastSeq());
+    }
+
+    @Test
+    public void onceTheLogHasDeletedRecordsAnUnknownProducerMayStartAtAnySequence() {
+        append(batch(PID + 9, 0, 0, 3));
+        log.deleteRecordsBefore(1);
+        assertEquals(3, append(batch(PID, 3, 1_000, 5)).firstOffset());
         assertEquals(1_004, log.producerState().entry(PID).orElseThrow().lastSeq());
         append(batch(PID + 1, 0, 77, 1));
-        assertEquals(2, log.producerState().producerCount());
+        assertEquals(3, log.producerState().producerCount());
     }
 
     @Test
     public void sequencesWrapAtIntegerMaxValue() {
+        append(batch(PID + 9, 0, 0, 1));
+        log.deleteRecordsBefore(1);
         int start = Integer.MAX_VALUE - 1;
         append(batch(PID, 0, start, 4));
         assertEquals("the last sequence wraps", 1, log.producerState().entry(PID).orElseThrow().lastSeq());
-        assertEquals(4, append(batch(PID, 0, 2, 1)).firstOffset());
-        assertEquals("a wrapped batch is still recognised as a duplicate", 0, append(batch(PID, 0, start, 4)).firstOffset());
+        assertEquals(5, append(batch(PID, 0, 2, 1)).firstOffset());
+        assertEquals("a wrapped batch is still recognised as a duplicate", 1, append(batch(PID, 0, start, 4)).firstOffset());
         append(batch(PID + 1, 0, Integer.MAX_VALUE, 1));
-        assertEquals(6, append(batch(PID + 1, 0, 0, 1)).firstOffset());
+        assertEquals(7, append(batch(PID + 1, 0, 0, 1)).firstOffset());
     }
 
     @Test
@@ -240,7 +266,9 @@ public class ProducerStateTest {
         log.deleteOldSegments();
         assertFalse(log.producerState().entry(PID).isPresent());
         assertTrue(log.producerState().entry(PID + 1).isPresent());
-        assertEquals("an expired producer may start anywhere", 2, append(batch(PID, 0, 42, 1)).firstOffset());
+        assertThrows("an expired producer is unknown again: at sequence 0 while the log holds everything",
+            OutOfOrderSequenceException.class, () -> append(batch(PID, 0, 42, 1)));
+        assertEquals("a new epoch starts it again", 2, append(batch(PID, 1, 0, 1)).firstOffset());
     }
 
     @Test
@@ -269,7 +297,7 @@ public class ProducerStateTest {
         state.reload(0, log.segmentMap(), now);
         assertFalse(state.entry(PID).isPresent());
         assertEquals(List.of(), state.snapshotOffsets());
-        append(batch(PID, 0, 2, 2));
+        append(batch(PID, 1, 0, 2));
         state.truncateFully();
         assertEquals(0, state.producerCount());
     }
