@@ -1,11 +1,14 @@
 package io.millrace.testkit;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,8 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a server: {@link #cut()} drops every connection and refuses new ones until {@link #heal()}.
  * Clients that must be cut off connect through {@link #connectString()}; the others connect to
  * the server directly. {@link #dropNextReply()} loses one answer instead: the request reached the
- * server, its reply never reaches the client, and the client must send it again. One thread accepts,
- * two threads pump each connection; all are daemons.
+ * server, its reply never reaches the client, and the client must send it again.
+ * {@link #corruptNextProduceBatch()} damages one Kafka Produce request's records on the way instead,
+ * so the broker refuses that batch (a retriable CORRUPT_MESSAGE) while the requests behind it on the
+ * connection arrive whole. Clients' bytes are forwarded a length-prefixed frame at a time, which is
+ * how both Kafka's and ZooKeeper's protocols frame them. One thread accepts, two threads pump each
+ * connection; all are daemons.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -26,6 +33,8 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean dropNextReply = new AtomicBoolean();
     private final AtomicInteger repliesDropped = new AtomicInteger();
+    private final AtomicBoolean corruptNextProduce = new AtomicBoolean();
+    private final AtomicInteger producesCorrupted = new AtomicInteger();
     private volatile boolean cut;
     private volatile boolean closed;
 
@@ -68,6 +77,20 @@ public final class TcpProxy implements AutoCloseable {
         return repliesDropped.get();
     }
 
+    /**
+     * Flips a bit in the last record of the next Produce request (api key 0) any client sends, which
+     * must be of a flexible version (9 and later) and carry one partition: its records then end four
+     * bytes before the frame, ahead of three empty tagged-field sections. The batch fails its CRC.
+     * {@link #producesCorrupted()} counts the requests damaged.
+     */
+    public void corruptNextProduceBatch() {
+        corruptNextProduce.set(true);
+    }
+
+    public int producesCorrupted() {
+        return producesCorrupted.get();
+    }
+
     @Override
     public void close() throws IOException {
         closed = true;
@@ -86,20 +109,44 @@ public final class TcpProxy implements AutoCloseable {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
                 sockets.add(client);
                 sockets.add(upstream);
-                daemon("tcp-proxy-up", () -> pump(client, upstream, false)).start();
-                daemon("tcp-proxy-down", () -> pump(upstream, client, true)).start();
+                daemon("tcp-proxy-up", () -> pumpRequests(client, upstream)).start();
+                daemon("tcp-proxy-down", () -> pumpReplies(upstream, client)).start();
             } catch (IOException e) {
                 // closed, or the target refused: the client sees its connection fail
             }
         }
     }
 
-    private void pump(Socket from, Socket to, boolean fromServer) {
+    private void pumpRequests(Socket from, Socket to) {
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(from.getInputStream()));
+             OutputStream out = to.getOutputStream()) {
+            while (true) {
+                int size = in.readInt();
+                byte[] frame = new byte[Integer.BYTES + size];
+                ByteBuffer.wrap(frame).putInt(size);
+                in.readFully(frame, Integer.BYTES, size);
+                boolean produce = size > 2 && frame[Integer.BYTES] == 0 && frame[Integer.BYTES + 1] == 0;
+                if (produce && size > 8 && corruptNextProduce.compareAndSet(true, false)) {
+                    frame[frame.length - 4] ^= 0x10;
+                    producesCorrupted.incrementAndGet();
+                }
+                out.write(frame);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // one side went away (an EOFException when the client closed between frames)
+        } finally {
+            quietlyClose(from);
+            quietlyClose(to);
+        }
+    }
+
+    private void pumpReplies(Socket from, Socket to) {
         byte[] buffer = new byte[8192];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
-                if (fromServer && dropNextReply.compareAndSet(true, false)) {
+                if (dropNextReply.compareAndSet(true, false)) {
                     repliesDropped.incrementAndGet();
                     closeAll();
                     return;

@@ -38,6 +38,8 @@ import org.junit.rules.TestRule;
  * answers to requests already appended: the producer sends those batches again with the same
  * sequence numbers, and the broker must answer them with their original offsets rather than append
  * them twice. Every record is read back exactly once, in order, where its acknowledgement said.
+ * A first batch refused on the way (damaged in the proxy) while the batches behind it are in flight
+ * goes in first when sent again.
  */
 public class KafkaIdempotentProducerProxyTest {
 
@@ -133,5 +135,37 @@ public class KafkaIdempotentProducerProxyTest {
         }
         KafkaClientsTest.assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), topic, partitions, acks.size()));
         assertTrue("a lost answer's batch came back and was answered as a duplicate", duplicateCounter.count() >= 1);
+    }
+
+    @Test
+    public void aNewProducersFirstBatchRefusedWithTheNextInFlightIsStoredFirst() throws Exception {
+        String topic = "idempotent-first-batch-refused";
+        int count = 2_000;
+        CLUSTER.createTopic(topic, 1, Map.of());
+        Properties props = KafkaIdempotentProducerTest.idempotentProducer(CLUSTER.clientProps());
+        props.put("bootstrap.servers", PROXY.connectString());
+        props.put("retry.backoff.ms", "20");
+        props.put("request.timeout.ms", "10000");
+        props.put("delivery.timeout.ms", "20000");
+        Map<Integer, List<Records>> sent = new TreeMap<>();
+        List<Future<RecordMetadata>> acks = new ArrayList<>();
+        int corruptedBefore = PROXY.producesCorrupted();
+        PROXY.corruptNextProduceBatch();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            // Every batch is ready before the producer has its id, so five requests leave back to back: the
+            // first (sequence 0) fails its CRC, and the partition, not knowing the producer, must refuse the
+            // four behind it too, or they would be stored first and sequence 0 would be out of order for good.
+            for (int n = 0; n < count; n++) {
+                ProducerRecord<byte[], byte[]> record = KafkaIdempotentProducerTest.record(topic, 1, n);
+                sent.computeIfAbsent(0, k -> new ArrayList<>()).add(Records.of(record));
+                acks.add(producer.send(record));
+            }
+            producer.flush();
+            for (int n = 0; n < count; n++) {
+                assertEquals("record " + n + "'s offset", n, acks.get(n).get(30, TimeUnit.SECONDS).offset());
+            }
+        }
+        assertEquals("one Produce request was damaged", corruptedBefore + 1, PROXY.producesCorrupted());
+        KafkaClientsTest.assertSameRecords(sent, Records.readAll(CLUSTER.clientProps(), topic, 1, count));
     }
 }
