@@ -9,10 +9,13 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A TCP forwarder on a loopback port, for simulating a network partition between one client and
@@ -20,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Clients that must be cut off connect through {@link #connectString()}; the others connect to
  * the server directly. {@link #dropNextReply()} loses one answer instead: the request reached the
  * server, its reply never reaches the client, and the client must send it again.
- * {@link #corruptNextProduceBatch()} damages one Kafka Produce request's records on the way instead,
+ * {@link #corruptNextProduceBatch(String)} damages one Kafka Produce request's records on the way instead,
  * so the broker refuses that batch (a retriable CORRUPT_MESSAGE) while the requests behind it on the
  * connection arrive whole. Clients' bytes are forwarded a length-prefixed frame at a time, which is
  * how both Kafka's and ZooKeeper's protocols frame them. One thread accepts, two threads pump each
@@ -33,7 +36,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean dropNextReply = new AtomicBoolean();
     private final AtomicInteger repliesDropped = new AtomicInteger();
-    private final AtomicBoolean corruptNextProduce = new AtomicBoolean();
+    private final AtomicReference<byte[]> corruptNextProduceTo = new AtomicReference<>();
     private final AtomicInteger producesCorrupted = new AtomicInteger();
     private volatile boolean cut;
     private volatile boolean closed;
@@ -78,13 +81,14 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     /**
-     * Flips a bit in the last record of the next Produce request (api key 0) any client sends, which
-     * must be of a flexible version (9 and later) and carry one partition: its records then end four
-     * bytes before the frame, ahead of three empty tagged-field sections. The batch fails its CRC.
-     * {@link #producesCorrupted()} counts the requests damaged.
+     * Flips a bit in the last record of the next Produce request (api key 0) any client sends to
+     * {@code topic}, which must carry one partition: its records then end four bytes before the frame
+     * (ahead of three empty tagged-field sections in a flexible version, 9 and later; inside the last
+     * record in earlier ones). The batch fails its CRC. {@link #producesCorrupted()} counts the
+     * requests damaged.
      */
-    public void corruptNextProduceBatch() {
-        corruptNextProduce.set(true);
+    public void corruptNextProduceBatch(String topic) {
+        corruptNextProduceTo.set(topic.getBytes(StandardCharsets.UTF_8));
     }
 
     public int producesCorrupted() {
@@ -125,8 +129,8 @@ public final class TcpProxy implements AutoCloseable {
                 byte[] frame = new byte[Integer.BYTES + size];
                 ByteBuffer.wrap(frame).putInt(size);
                 in.readFully(frame, Integer.BYTES, size);
-                boolean produce = size > 2 && frame[Integer.BYTES] == 0 && frame[Integer.BYTES + 1] == 0;
-                if (produce && size > 8 && corruptNextProduce.compareAndSet(true, false)) {
+                byte[] topic = corruptNextProduceTo.get();
+                if (topic != null && isProduceTo(frame, topic) && corruptNextProduceTo.compareAndSet(topic, null)) {
                     frame[frame.length - 4] ^= 0x10;
                     producesCorrupted.incrementAndGet();
                 }
@@ -139,6 +143,18 @@ public final class TcpProxy implements AutoCloseable {
             quietlyClose(from);
             quietlyClose(to);
         }
+    }
+
+    private static boolean isProduceTo(byte[] frame, byte[] topic) {
+        if (frame.length < Integer.BYTES + 8 || frame[Integer.BYTES] != 0 || frame[Integer.BYTES + 1] != 0) {
+            return false;
+        }
+        for (int at = Integer.BYTES; at + topic.length <= frame.length; at++) {
+            if (Arrays.equals(frame, at, at + topic.length, topic, 0, topic.length)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void pumpReplies(Socket from, Socket to) {

@@ -4,13 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.log.ProducerStateManager;
-import io.millrace.broker.network.NetworkConfig;
 import io.millrace.testkit.Conditions;
-import io.millrace.testkit.EmbeddedZooKeeper;
 import io.millrace.testkit.TcpProxy;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +20,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.log4j.Level;
 import org.apache.log4j.Logger;
 import org.junit.After;
-import org.junit.AfterClass;
 import org.junit.Before;
 import org.junit.ClassRule;
 import org.junit.Test;
-import org.junit.rules.ExternalResource;
-import org.junit.rules.RuleChain;
 import org.junit.rules.TestRule;
 
 /**
@@ -43,45 +35,14 @@ import org.junit.rules.TestRule;
  */
 public class KafkaIdempotentProducerProxyTest {
 
-    // The broker's port stays taken until the broker binds it, so neither the proxy nor ZooKeeper gets it.
-    private static final ServerSocket RESERVED = reserve();
-    private static final int BOUND_PORT = RESERVED.getLocalPort();
-    private static final TcpProxy PROXY = proxy();
-    private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
-    private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 1, Map.of(
-        NetworkConfig.LISTENERS_CONFIG, "PLAINTEXT://127.0.0.1:" + BOUND_PORT,
-        NetworkConfig.ADVERTISED_LISTENERS_CONFIG, "PLAINTEXT://" + PROXY.connectString()));
+    private static final ProxiedBroker BROKER = new ProxiedBroker();
+    private static final TcpProxy PROXY = BROKER.proxy();
+    private static final BrokerCluster CLUSTER = BROKER.cluster();
 
     @ClassRule
-    public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(new ExternalResource() {
-        @Override
-        protected void before() throws IOException {
-            RESERVED.close();
-        }
-    }).around(CLUSTER);
+    public static final TestRule RULES = BROKER.rules();
 
     private final DuplicateAppendCounter duplicateCounter = new DuplicateAppendCounter();
-
-    private static ServerSocket reserve() {
-        try {
-            return new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static TcpProxy proxy() {
-        try {
-            return new TcpProxy(BOUND_PORT);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @AfterClass
-    public static void closeProxy() throws IOException {
-        PROXY.close();
-    }
 
     @Before
     public void countDuplicates() {
@@ -150,7 +111,7 @@ public class KafkaIdempotentProducerProxyTest {
         Map<Integer, List<Records>> sent = new TreeMap<>();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
         int corruptedBefore = PROXY.producesCorrupted();
-        PROXY.corruptNextProduceBatch();
+        PROXY.corruptNextProduceBatch(topic);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             // Every batch is ready before the producer has its id, so five requests leave back to back: the
             // first (sequence 0) fails its CRC, and the partition, not knowing the producer, must refuse the

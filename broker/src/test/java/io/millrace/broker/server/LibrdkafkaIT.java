@@ -32,7 +32,7 @@ public class LibrdkafkaIT {
     private static final Logger LOG = LoggerFactory.getLogger(LibrdkafkaIT.class);
 
     /** librdkafka 2.12 inside; pinned so that the build is repeatable. */
-    private static final String CONFLUENT_KAFKA = "confluent-kafka==2.12.2";
+    static final String CONFLUENT_KAFKA = "confluent-kafka==2.12.2";
     private static final int PARTITIONS = 6;
 
     private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
