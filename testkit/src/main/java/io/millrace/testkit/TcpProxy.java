@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * Clients that must be cut off connect through {@link #connectString()}; the others connect to
  * the server directly. {@link #dropNextReply()} loses one answer instead: the request reached the
  * server, its reply never reaches the client, and the client must send it again.
- * {@link #corruptNextProduceBatch(String)} damages one Kafka Produce request's records on the way instead,
- * so the broker refuses that batch (a retriable CORRUPT_MESSAGE) while the requests behind it on the
- * connection arrive whole. Clients' bytes are forwarded a length-prefixed frame at a time, which is
- * how both Kafka's and ZooKeeper's protocols frame them. One thread accepts, two threads pump each
- * connection; all are daemons.
+ * {@link #corruptNextProduceBatch(String)} damages one Kafka Produce request's records on the way
+ * instead, so the broker refuses that batch (a retriable CORRUPT_MESSAGE) while the requests behind
+ * it on the connection arrive whole. Clients' bytes are forwarded a length-prefixed frame at a time,
+ * which is how both Kafka's and ZooKeeper's protocols frame them. One thread accepts, two threads
+ * pump each connection; all are daemons.
  */
 public final class TcpProxy implements AutoCloseable {
 
