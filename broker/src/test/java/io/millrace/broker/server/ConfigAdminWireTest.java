@@ -108,6 +108,9 @@ public class ConfigAdminWireTest {
 
     @Test
     public void describeClusterAnswersEveryVersionAndRefusesTheControllersEndpointType() throws Exception {
+        // A broker serves once it has started; its controller election may still be under way (-1 until then).
+        Conditions.waitUntil(() -> CLUSTER.broker(0).cluster().metadata().snapshot().controllerId() == 0,
+            "broker 0 to be elected controller");
         for (short v = ApiKey.DESCRIBE_CLUSTER.minVersion(); v <= ApiKey.DESCRIBE_CLUSTER.maxVersion(); v++) {
             DescribeClusterResponse response = call(new DescribeClusterRequest(true, DescribeClusterRequest.ENDPOINT_BROKERS, true), v);
             assertEquals(Errors.NONE, response.error());
