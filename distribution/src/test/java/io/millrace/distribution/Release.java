@@ -3,9 +3,9 @@ package io.millrace.distribution;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.millrace.testkit.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,17 +141,17 @@ final class Release extends ExternalResource {
 
     /** ZooKeeper, a broker and a schema registry started from the release; their addresses. */
     Servers startServers() throws Exception {
-        int zkPort = freePort();
+        int zkPort = FreePorts.loopback();
         Process zookeeper = start("zookeeper.log", "zookeeper", "--port", String.valueOf(zkPort),
             "--data-dir", temp.newFolder("zk").toString());
         awaitPort(zkPort, zookeeper, "zookeeper.log");
-        int brokerPort = freePort();
+        int brokerPort = FreePorts.loopback();
         Process broker = start("broker.log", "broker", "--config", "config/broker.properties",
             "--override", "zookeeper.connect=127.0.0.1:" + zkPort,
             "--override", "listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
             "--override", "log.dirs=" + temp.newFolder("logs"));
         awaitPort(brokerPort, broker, "broker.log");
-        int registryPort = freePort();
+        int registryPort = FreePorts.loopback();
         Process registry = start("registry.log", "schema-registry", "--override", "zookeeper.connect=127.0.0.1:" + zkPort,
             "--override", "listeners=http://127.0.0.1:" + registryPort);
         awaitPort(registryPort, registry, "registry.log");
@@ -159,11 +159,5 @@ final class Release extends ExternalResource {
     }
 
     record Servers(Process zookeeper, Process broker, Process registry, String bootstrap, String registryUrl) {
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

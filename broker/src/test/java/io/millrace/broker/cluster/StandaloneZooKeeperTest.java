@@ -5,12 +5,11 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.millrace.broker.tools.ZooKeeperCommand;
+import io.millrace.testkit.FreePorts;
 import io.millrace.testkit.MockTime;
 import io.millrace.testkit.TestDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -66,7 +65,7 @@ public class StandaloneZooKeeperTest {
 
     @Test
     public void theCommandStopsCleanlyOnSigterm() throws Exception {
-        int port = freePort();
+        int port = FreePorts.loopback();
         Path output = dataDir.resolve("console.txt");
         Process process = new ProcessBuilder(javaBinary(), "-cp", System.getProperty("java.class.path"),
             ZooKeeperCommand.class.getName(), "--port", String.valueOf(port), "--data-dir", dataDir.resolve("zk").toString())
@@ -101,11 +100,5 @@ public class StandaloneZooKeeperTest {
 
     private static String javaBinary() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -8,9 +8,9 @@ import io.millrace.hadoop.hive.HiveConfig;
 import io.millrace.hadoop.hive.HiveRegistration;
 import io.millrace.hadoop.load.LoadJob;
 import io.millrace.hadoop.state.LoadSummary;
+import io.millrace.testkit.FreePorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -48,7 +48,7 @@ public class HiveServer2IT {
     public static void startHiveServer2ThenLoad() throws Exception {
         Path dir = Path.of(System.getProperty("hive.it.dir", "target/hive-it")).toAbsolutePath();
         HiveTablesIT.delete(dir);
-        int port = freePort();
+        int port = FreePorts.loopback();
         HiveConf conf = EmbeddedHive.conf(dir.resolve("hive"));
         conf.set("hive.server2.thrift.bind.host", "127.0.0.1");
         conf.setInt("hive.server2.thrift.port", port);
@@ -126,11 +126,5 @@ public class HiveServer2IT {
             }
         }
         throw new AssertionError("HiveServer2 does not listen on " + port);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
