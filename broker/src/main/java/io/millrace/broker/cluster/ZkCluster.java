@@ -322,7 +322,7 @@ public final class ZkCluster implements AutoCloseable {
 
     /** A topic's unclean.leader.election.enable override, else the broker's setting, else false. */
     private static boolean uncleanElectionAllowed(ClusterConfig config, Map<String, String> topicOverrides) {
-        String key = io.millrace.broker.log.LogConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG;
+        String key = io.millrace.broker.log.TopicReplicationConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG;
         Object brokerValue = config.originals().get(key);
         return Boolean.parseBoolean(topicOverrides.getOrDefault(key, brokerValue == null ? "false" : String.valueOf(brokerValue)));
     }

@@ -15,7 +15,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -122,27 +121,20 @@ public final class Log implements Closeable {
             log.load(recoveryPoint, hadCleanShutdown, logStartOffset);
             return log;
         } catch (IOException e) {
-            throw log.offline("load", e);
+            throw log.health.offline("load", e);
         }
     }
 
     // ---- loading ----------------------------------------------------------------------------
 
     private void load(long checkpointedRecoveryPoint, boolean hadCleanShutdown, long checkpointedStart) throws IOException {
-        OptionalLong unflushedFrom = hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint);
-        segments.putAll(LogLoader.load(dir, config, context, unflushedFrom));
-        LogSegment active = segments.lastEntry().getValue();
-        long endOffset = active.readNextOffset();
-        if (checkpointedStart > endOffset) {
-            active = LogLoader.startAfresh(dir, segments, checkpointedStart, endOffset, config, context);
-            endOffset = checkpointedStart;
-        }
-        end = new LogEnd(endOffset, active, active.size());
-        logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
-        epochs = LeaderEpochCache.load(dir, topicPartition, segments.values());
-        // An epoch may begin at the end, before its first batch; what lies beyond the end was lost.
-        epochs.truncateFromEnd(endOffset + 1);
-        epochs.truncateFromStart(logStartOffset);
+        LogLoader.Loaded loaded = LogLoader.loadLog(dir, topicPartition, config, context, checkpointedRecoveryPoint,
+            hadCleanShutdown, checkpointedStart);
+        segments.putAll(loaded.segments());
+        end = loaded.end();
+        logStartOffset = loaded.logStartOffset();
+        epochs = loaded.epochs();
+        long endOffset = end.offset();
         highWatermark.restore(endOffset, endOffset);
         producers.reload(endOffset, segments, context.time().milliseconds());
         // A clean shutdown flushed everything, and the loader fsynced whatever it recovered.
@@ -319,7 +311,7 @@ public final class Log implements Closeable {
 
     /** The flusher's entry point: a log closed or offline since the request has nothing to flush. */
     void flushIfOpen() {
-        if (!closedOrOffline()) {
+        if (!health.closedOrOffline()) {
             flush();
         }
     }
@@ -497,17 +489,9 @@ public final class Log implements Closeable {
 
     // ---- failure and close (LogHealth) ------------------------------------------------------
 
-    boolean closedOrOffline() {
-        return health.closedOrOffline();
-    }
-
-    void ensureUsable() {
-        health.ensureUsable();
-    }
-
-    /** Reports the error, which takes the directory offline unless the log was closed, and gives the exception to throw. */
-    KafkaStorageException offline(String action, IOException cause) {
-        return health.offline(action, cause);
+    /** Whether the log is usable, and what an I/O error does to it. */
+    LogHealth health() {
+        return health;
     }
 
     /** Called when another log's error took this log's directory offline. */

@@ -30,13 +30,13 @@ final class LogAppends {
      * none while it has none) and {@link Log#appendAsLeader} (they get {@code leaderEpoch}).
      */
     LogAppendInfo appendAsLeader(ByteBuffer records, int leaderEpoch, boolean latestEpoch) {
-        log.ensureUsable();
+        log.health().ensureUsable();
         LogConfig config = log.config();
         LogValidator.validate(records, config, log.context().time().milliseconds());
         ReentrantLock lock = log.appendLock();
         lock.lock();
         try {
-            log.ensureUsable();
+            log.health().ensureUsable();
             long now = log.context().time().milliseconds();
             int epoch = latestEpoch ? log.leaderEpochCache().latestEpoch() : startEpoch(leaderEpoch);
             LogValidator.stampLeaderEpoch(records, epoch);
@@ -51,7 +51,7 @@ final class LogAppends {
             producers.complete(producerAppend);
             return info;
         } catch (IOException e) {
-            throw log.offline("append to", e);
+            throw log.health().offline("append to", e);
         } finally {
             lock.unlock();
         }
@@ -118,13 +118,13 @@ final class LogAppends {
 
     /** {@link Log#appendAsFollower}. */
     LogAppendInfo appendAsFollower(ByteBuffer records) {
-        log.ensureUsable();
+        log.health().ensureUsable();
         LogConfig config = log.config();
         LogAppendInfo info = LogValidator.validateReplicated(records, config);
         ReentrantLock lock = log.appendLock();
         lock.lock();
         try {
-            log.ensureUsable();
+            log.health().ensureUsable();
             long end = log.end().offset();
             // Past the end is a gap a compacted leader's cleaner left; before it would rewrite the log.
             if (info.firstOffset() < end) {
@@ -139,7 +139,7 @@ final class LogAppends {
             }
             return info;
         } catch (IOException e) {
-            throw log.offline("append to", e);
+            throw log.health().offline("append to", e);
         } finally {
             lock.unlock();
         }
@@ -175,10 +175,10 @@ final class LogAppends {
         ReentrantLock lock = log.appendLock();
         lock.lock();
         try {
-            log.ensureUsable();
+            log.health().ensureUsable();
             roll();
         } catch (IOException e) {
-            throw log.offline("roll", e);
+            throw log.health().offline("roll", e);
         } finally {
             lock.unlock();
         }
@@ -189,10 +189,10 @@ final class LogAppends {
         ReentrantLock lock = log.appendLock();
         lock.lock();
         try {
-            log.ensureUsable();
+            log.health().ensureUsable();
             log.leaderEpochCache().assign(epoch, startOffset);
         } catch (IOException e) {
-            throw log.offline("record the leader epoch of", e);
+            throw log.health().offline("record the leader epoch of", e);
         } finally {
             lock.unlock();
         }

@@ -94,7 +94,7 @@ public final class LogCleaner implements Closeable {
             if (stopped) {
                 break;
             }
-            if (log.closedOrOffline() || !log.config().cleanupPolicy().compact()) {
+            if (log.health().closedOrOffline() || !log.config().cleanupPolicy().compact()) {
                 continue;
             }
             try {
@@ -104,7 +104,7 @@ public final class LogCleaner implements Closeable {
             } catch (KafkaStorageException e) {
                 LOG.warn("The log cleaner skipped {}: {}", log.topicPartition(), e.getMessage());
             } catch (IOException | RuntimeException e) {
-                if (log.closedOrOffline()) {
+                if (log.health().closedOrOffline()) {
                     // Deleted or moved while being cleaned: its files went from under the reads.
                     LOG.info("The log cleaner stopped cleaning {}, which was closed meanwhile", log.topicPartition());
                 } else {

@@ -306,7 +306,7 @@ final class LogCompaction {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 for (LogSegment original : group) {
                     if (log.segmentMap().get(original.baseOffset()) != original || original.isDeleted()) {
                         return false;
@@ -321,7 +321,7 @@ final class LogCompaction {
                     }
                     IoUtils.fsyncDirectory(log.dir());
                 } catch (IOException e) {
-                    throw log.offline("clean", e);
+                    throw log.health().offline("clean", e);
                 }
             } finally {
                 lock.unlock();

@@ -1,11 +1,19 @@
 package io.millrace.broker.log;
 
+import static io.millrace.broker.log.MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG;
+import static io.millrace.broker.log.MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG;
+import static io.millrace.broker.log.MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG;
+import static io.millrace.broker.log.MessageTimestampConfig.MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG;
+import static io.millrace.broker.log.MessageTimestampConfig.MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG;
+import static io.millrace.broker.log.MessageTimestampConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG;
+import static io.millrace.broker.log.TopicReplicationConfig.MIN_INSYNC_REPLICAS_CONFIG;
+import static io.millrace.broker.log.TopicReplicationConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG;
+
 import io.millrace.common.config.AbstractConfig;
 import io.millrace.common.config.ConfigDef;
 import io.millrace.common.config.ConfigDef.Importance;
 import io.millrace.common.config.ConfigDef.Range;
 import io.millrace.common.config.ConfigDef.Type;
-import io.millrace.common.config.ConfigDef.ValidString;
 import io.millrace.common.config.ConfigException;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.TimestampType;
@@ -19,7 +27,9 @@ import java.util.Map;
  * under Kafka's broker names ({@code log.segment.bytes}, {@code message.max.bytes}, ...);
  * {@link #TOPIC_CONFIG} holds the per-topic overrides under Kafka's topic names
  * ({@code segment.bytes}, {@code max.message.bytes}, ...), which have no defaults of their own:
- * an override that is not set falls back to the broker's value.
+ * an override that is not set falls back to the broker's value. Three groups are declared in
+ * classes of their own and held here: {@link LogCleanerConfig}, {@link MessageTimestampConfig} and
+ * {@link TopicReplicationConfig}.
  *
  * <p>A {@code LogConfig} is immutable and thread-safe; {@link #withOverrides} derives a topic's
  * configuration. The effective values are resolved once, in the constructor, so that the append
@@ -93,35 +103,12 @@ public final class LogConfig extends AbstractConfig {
     static final String MESSAGE_MAX_BYTES_DOC = "The largest record batch a partition accepts, header included. "
         + "(Kafka's broker name; the topic override is max.message.bytes.)";
 
-    public static final String LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG = "log.message.timestamp.type";
-    static final String LOG_MESSAGE_TIMESTAMP_TYPE_DOC = "CreateTime keeps the producer's timestamps; LogAppendTime "
-        + "stamps every batch with the broker's clock at append.";
-
-    public static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG = "log.message.timestamp.after.max.ms";
-    static final String LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_DOC = "With CreateTime, the furthest a batch's largest "
-        + "timestamp may lie ahead of the broker's clock; a later one is refused with INVALID_TIMESTAMP. A record from "
-        + "the far future would otherwise keep its segment, and every later one, from time-based retention.";
-
-    public static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG = "log.message.timestamp.before.max.ms";
-    static final String LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC = "With CreateTime, the furthest a batch's first "
-        + "timestamp may lie behind the broker's clock; an earlier one is refused with INVALID_TIMESTAMP.";
-
     public static final String PRODUCER_ID_EXPIRATION_MS_CONFIG = "producer.id.expiration.ms";
     static final String PRODUCER_ID_EXPIRATION_MS_DOC = "How long a partition remembers an idempotent producer that "
         + "sends it nothing (its epoch and last five batches' sequence numbers). A producer forgotten this way is new "
         + "to the partition again: it starts at sequence 0 of an epoch (Kafka's producer and Millrace's raise the epoch "
         + "when refused) or, once the log has deleted records, anywhere. Checked on every retention pass "
         + "(log.retention.check.interval.ms).";
-
-    public static final String MIN_INSYNC_REPLICAS_CONFIG = "min.insync.replicas";
-    static final String MIN_INSYNC_REPLICAS_DOC = "The fewest in-sync replicas (the leader included) a partition must "
-        + "have for a produce with acks=all to be accepted; with fewer it is refused with NOT_ENOUGH_REPLICAS. Has no "
-        + "effect on acks=0 or acks=1.";
-
-    public static final String UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG = "unclean.leader.election.enable";
-    static final String UNCLEAN_LEADER_ELECTION_ENABLE_DOC = "Whether the controller may make a replica that is not in "
-        + "sync the leader when no in-sync replica is live. It brings the partition back at the cost of the records "
-        + "the lost replicas had acknowledged; when false the partition stays offline until an in-sync replica returns.";
 
     public static final String LOG_CLEANUP_POLICY_CONFIG = "log.cleanup.policy";
     static final String LOG_CLEANUP_POLICY_DOC = "What happens to old records, a comma-separated list: delete removes "
@@ -142,9 +129,6 @@ public final class LogConfig extends AbstractConfig {
     public static final String FLUSH_MESSAGES_CONFIG = "flush.messages";
     public static final String FLUSH_MS_CONFIG = "flush.ms";
     public static final String MAX_MESSAGE_BYTES_CONFIG = "max.message.bytes";
-    public static final String MESSAGE_TIMESTAMP_TYPE_CONFIG = "message.timestamp.type";
-    public static final String MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG = "message.timestamp.after.max.ms";
-    public static final String MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG = "message.timestamp.before.max.ms";
     public static final String INDEX_INTERVAL_BYTES_CONFIG = "index.interval.bytes";
     public static final String SEGMENT_INDEX_BYTES_CONFIG = "segment.index.bytes";
     public static final String FILE_DELETE_DELAY_MS_CONFIG = "file.delete.delay.ms";
@@ -153,9 +137,9 @@ public final class LogConfig extends AbstractConfig {
     /** 1 MiB plus Kafka's historical 12-byte log overhead, as Kafka. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024 + RecordBatch.LOG_OVERHEAD;
     private static final long HOUR_MS = 60L * 60 * 1000;
-    private static final String TIMESTAMP_TYPES_CSV = "CreateTime,LogAppendTime";
 
-    public static final ConfigDef BROKER_CONFIG = LogCleanerConfig.defineBrokerSettings(new ConfigDef()
+    public static final ConfigDef BROKER_CONFIG = LogCleanerConfig.defineBrokerSettings(
+        TopicReplicationConfig.defineBrokerSettings(MessageTimestampConfig.defineBrokerSettings(new ConfigDef()
         .define(LOG_DIRS_CONFIG, Type.LIST, "/tmp/millrace-logs", Importance.HIGH, LOG_DIRS_DOC)
         .define(LOG_SEGMENT_BYTES_CONFIG, Type.INT, 1024 * 1024 * 1024, Range.atLeast(RecordBatch.HEADER_SIZE),
             Importance.HIGH, LOG_SEGMENT_BYTES_DOC)
@@ -181,21 +165,13 @@ public final class LogConfig extends AbstractConfig {
             Importance.MEDIUM, LOG_INDEX_SIZE_MAX_BYTES_DOC)
         .define(MESSAGE_MAX_BYTES_CONFIG, Type.INT, DEFAULT_MAX_MESSAGE_BYTES, Range.atLeast(RecordBatch.HEADER_SIZE),
             Importance.HIGH, MESSAGE_MAX_BYTES_DOC)
-        .define(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, TimestampType.CREATE_TIME.displayName,
-            ValidString.in(TIMESTAMP_TYPES_CSV.split(",")), Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_TYPE_DOC)
-        .define(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Type.LONG, HOUR_MS, Range.atLeast(0), Importance.MEDIUM,
-            LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_DOC)
-        .define(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0),
-            Importance.MEDIUM, LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_DOC)
         .define(PRODUCER_ID_EXPIRATION_MS_CONFIG, Type.LONG, 24 * HOUR_MS, Range.atLeast(1), Importance.LOW,
             PRODUCER_ID_EXPIRATION_MS_DOC)
-        .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, MIN_INSYNC_REPLICAS_DOC)
-        .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, false, Importance.HIGH,
-            UNCLEAN_LEADER_ELECTION_ENABLE_DOC)
         .define(LOG_CLEANUP_POLICY_CONFIG, Type.STRING, CLEANUP_POLICY_DELETE, cleanupPolicies(), Importance.MEDIUM,
-            LOG_CLEANUP_POLICY_DOC));
+            LOG_CLEANUP_POLICY_DOC))));
 
-    public static final ConfigDef TOPIC_CONFIG = LogCleanerConfig.defineTopicSettings(new ConfigDef()
+    public static final ConfigDef TOPIC_CONFIG = LogCleanerConfig.defineTopicSettings(
+        TopicReplicationConfig.defineTopicSettings(MessageTimestampConfig.defineTopicSettings(new ConfigDef()
         .define(SEGMENT_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
             overrides(LOG_SEGMENT_BYTES_CONFIG))
         .define(SEGMENT_MS_CONFIG, Type.LONG, null, Range.atLeast(1), Importance.MEDIUM, overrides(LOG_ROLL_MS_CONFIG))
@@ -209,24 +185,14 @@ public final class LogConfig extends AbstractConfig {
             overrides(LOG_FLUSH_INTERVAL_MS_CONFIG))
         .define(MAX_MESSAGE_BYTES_CONFIG, Type.INT, null, Range.atLeast(RecordBatch.HEADER_SIZE), Importance.MEDIUM,
             overrides(MESSAGE_MAX_BYTES_CONFIG))
-        .define(MESSAGE_TIMESTAMP_TYPE_CONFIG, Type.STRING, null, ValidString.in(TIMESTAMP_TYPES_CSV.split(",")),
-            Importance.MEDIUM, overrides(LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG))
-        .define(MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.MEDIUM,
-            overrides(LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG))
-        .define(MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.MEDIUM,
-            overrides(LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG))
         .define(INDEX_INTERVAL_BYTES_CONFIG, Type.INT, null, Range.atLeast(0), Importance.LOW,
             overrides(LOG_INDEX_INTERVAL_BYTES_CONFIG))
         .define(SEGMENT_INDEX_BYTES_CONFIG, Type.INT, null, Range.atLeast(4 * OffsetIndex.ENTRY_SIZE), Importance.LOW,
             overrides(LOG_INDEX_SIZE_MAX_BYTES_CONFIG))
         .define(FILE_DELETE_DELAY_MS_CONFIG, Type.LONG, null, Range.atLeast(0), Importance.LOW,
             overrides(LOG_SEGMENT_DELETE_DELAY_MS_CONFIG))
-        .define(MIN_INSYNC_REPLICAS_CONFIG, Type.INT, null, Range.atLeast(1), Importance.HIGH,
-            overrides(MIN_INSYNC_REPLICAS_CONFIG))
-        .define(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, Type.BOOLEAN, null, Importance.HIGH,
-            overrides(UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG))
         .define(CLEANUP_POLICY_CONFIG, Type.STRING, null, cleanupPolicies(), Importance.MEDIUM,
-            overrides(LOG_CLEANUP_POLICY_CONFIG)));
+            overrides(LOG_CLEANUP_POLICY_CONFIG)))));
 
     /** Kafka's cleanup policies: a comma-separated list of compact and delete, at least one. */
     private static ConfigDef.Validator cleanupPolicies() {

@@ -70,7 +70,7 @@ final class LogDurability {
     /** {@link Log#flush()}: fsyncs what may be unflushed up to the end seen at the start. */
     void flush() {
         synchronized (lock) {
-            log.ensureUsable();
+            log.health().ensureUsable();
             LogEnd target = log.end();
             if (target.offset() > recoveryPoint || dirDirty) {
                 fsyncUpTo(target);
@@ -99,7 +99,7 @@ final class LogDurability {
                 IoUtils.fsyncDirectory(log.dir());
             }
         } catch (IOException e) {
-            throw log.offline("flush", e);
+            throw log.health().offline("flush", e);
         }
         context.flusher().flushed(context.time().nanoseconds() - started);
         recoveryPoint = Math.max(recoveryPoint, target.offset());
@@ -114,7 +114,7 @@ final class LogDurability {
         CompletableFuture<Void> future = waiters.register(offset);
         // The flusher may have moved the recovery point, or the log closed, since the check above.
         waiters.completeBelow(recoveryPoint);
-        if (log.closedOrOffline()) {
+        if (log.health().closedOrOffline()) {
             waiters.failAll(new KafkaStorageException("The log of " + log.topicPartition() + " is closed or offline"));
         } else {
             log.context().flusher().requestFlush(log);

@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.common.TopicPartition;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -35,6 +36,40 @@ final class LogLoader {
         this.dir = dir;
         this.config = config;
         this.context = context;
+    }
+
+    /** A loaded log: its segments, published end, log start offset and leader epochs. */
+    record Loaded(ConcurrentSkipListMap<Long, LogSegment> segments, LogEnd end, long logStartOffset,
+                  LeaderEpochCache epochs) {
+    }
+
+    /**
+     * Loads the log of {@code dir} ({@link #load}). After an unclean shutdown every segment from the
+     * one holding {@code checkpointedRecoveryPoint} on is recovered. The log starts at the later of
+     * its first segment's base offset and {@code checkpointedStart}, afresh at the latter if a crash
+     * lost the records up to it ({@link #startAfresh}); the leader epochs keep to what is left.
+     */
+    static Loaded loadLog(Path dir, TopicPartition tp, LogConfig config, LogContext context,
+                          long checkpointedRecoveryPoint, boolean hadCleanShutdown, long checkpointedStart) throws IOException {
+        OptionalLong unflushedFrom = hadCleanShutdown ? OptionalLong.empty() : OptionalLong.of(checkpointedRecoveryPoint);
+        ConcurrentSkipListMap<Long, LogSegment> segments = load(dir, config, context, unflushedFrom);
+        try {
+            LogSegment active = segments.lastEntry().getValue();
+            long endOffset = active.readNextOffset();
+            if (checkpointedStart > endOffset) {
+                active = startAfresh(dir, segments, checkpointedStart, endOffset, config, context);
+                endOffset = checkpointedStart;
+            }
+            long logStartOffset = Math.max(segments.firstKey(), checkpointedStart);
+            LeaderEpochCache epochs = LeaderEpochCache.load(dir, tp, segments.values());
+            // An epoch may begin at the end, before its first batch; what lies beyond the end was lost.
+            epochs.truncateFromEnd(endOffset + 1);
+            epochs.truncateFromStart(logStartOffset);
+            return new Loaded(segments, new LogEnd(endOffset, active, active.size()), logStartOffset, epochs);
+        } catch (IOException | RuntimeException e) {
+            segments.values().forEach(LogSegment::closeQuietly);
+            throw e;
+        }
     }
 
     /**
@@ -184,7 +219,7 @@ final class LogLoader {
      * continues, empty, at that start: offsets below it were answered as deleted and must never be
      * handed out again. Returns the new, only, segment.
      */
-    static LogSegment startAfresh(Path dir, ConcurrentSkipListMap<Long, LogSegment> segments, long start, long endOffset,
+    private static LogSegment startAfresh(Path dir, ConcurrentSkipListMap<Long, LogSegment> segments, long start, long endOffset,
                                   LogConfig config, LogContext context) throws IOException {
         LOG.warn("{} ends at {}, below its checkpointed log start offset {}; it starts afresh, empty, at {}", dir, endOffset,
             start, start);

@@ -21,7 +21,7 @@ final class LogReads {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must not be negative: " + maxBytes);
         }
-        log.ensureUsable();
+        log.health().ensureUsable();
         LogEnd end = log.end();
         if (startOffset == end.offset()) {
             return end.segment().emptySlice(end.position());
@@ -50,7 +50,7 @@ final class LogReads {
             if (segment.isDeleted()) {
                 throw outOfRange(startOffset, log.end());
             }
-            throw log.offline("read from", e);
+            throw log.health().offline("read from", e);
         }
     }
 

@@ -32,7 +32,7 @@ final class LogRetention {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 LogConfig config = log.config();
                 long now = log.context().time().milliseconds();
                 List<LogSegment> deletable = deletable(now, config);
@@ -40,7 +40,7 @@ final class LogRetention {
                 log.producerState().removeExpired(now);
                 return deletable.size();
             } catch (IOException e) {
-                throw log.offline("delete old segments of", e);
+                throw log.health().offline("delete old segments of", e);
             } finally {
                 lock.unlock();
             }
@@ -53,7 +53,7 @@ final class LogRetention {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 long end = log.end().offset();
                 if (offset < 0 || offset > end) {
                     throw new OffsetOutOfRangeException("Cannot delete the records of " + log.topicPartition() + " below offset "
@@ -67,7 +67,7 @@ final class LogRetention {
                 }
                 return log.logStartOffset();
             } catch (IOException e) {
-                throw log.offline("delete records of", e);
+                throw log.health().offline("delete records of", e);
             } finally {
                 lock.unlock();
             }
@@ -134,7 +134,7 @@ final class LogRetention {
                 segment.deleteFiles();
             }
         } catch (IOException e) {
-            log.offline("remove deleted segments of", e);
+            log.health().offline("remove deleted segments of", e);
         }
     }
 }

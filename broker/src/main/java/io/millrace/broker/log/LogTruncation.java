@@ -51,7 +51,7 @@ final class LogTruncation {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 if (offset >= log.end().offset()) {
                     return false;
                 }
@@ -62,7 +62,7 @@ final class LogTruncation {
                 }
                 return true;
             } catch (IOException e) {
-                throw log.offline("truncate", e);
+                throw log.health().offline("truncate", e);
             } finally {
                 lock.unlock();
             }
@@ -78,10 +78,10 @@ final class LogTruncation {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 restartAt(offset);
             } catch (IOException e) {
-                throw log.offline("truncate", e);
+                throw log.health().offline("truncate", e);
             } finally {
                 lock.unlock();
             }
@@ -201,7 +201,7 @@ final class LogTruncation {
                     }
                 }
             } catch (IOException e) {
-                log.offline("remove truncated segments of", e);
+                log.health().offline("remove truncated segments of", e);
             }
         }, log.config().fileDeleteDelayMs());
     }

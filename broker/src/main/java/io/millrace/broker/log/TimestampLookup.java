@@ -26,7 +26,7 @@ final class TimestampLookup {
      * every record is older. Segments whose largest timestamp is older are skipped unread.
      */
     Optional<TimestampAndOffset> firstAtOrAfter(long timestamp) {
-        log.ensureUsable();
+        log.health().ensureUsable();
         LogEnd end = log.end();
         if (timestamp == Log.EARLIEST_TIMESTAMP || timestamp == Log.LATEST_TIMESTAMP) {
             long offset = timestamp == Log.EARLIEST_TIMESTAMP ? log.logStartOffset() : end.offset();
@@ -43,7 +43,7 @@ final class TimestampLookup {
                 }
             } catch (IOException e) {
                 if (!segment.isDeleted()) {
-                    throw log.offline("search by timestamp in", e);
+                    throw log.health().offline("search by timestamp in", e);
                 }
             }
         }
@@ -69,7 +69,7 @@ final class TimestampLookup {
      */
     Optional<TimestampAndOffset> firstOfMaxTimestamp() {
         while (true) {
-            log.ensureUsable();
+            log.health().ensureUsable();
             LogEnd end;
             LogSegment best = null;
             long max = RecordBatch.NO_TIMESTAMP;
@@ -78,7 +78,7 @@ final class TimestampLookup {
             ReentrantLock lock = log.appendLock();
             lock.lock();
             try {
-                log.ensureUsable();
+                log.health().ensureUsable();
                 end = log.end();
                 for (LogSegment segment : log.segmentsBelow(end.offset())) {
                     if (segment.maxTimestampSoFar() > max) {
@@ -96,7 +96,7 @@ final class TimestampLookup {
                 return Optional.ofNullable(best.findOffsetByTimestamp(max, end.maxPosition(best))).map(this::atOrAfterStart);
             } catch (IOException e) {
                 if (!best.isDeleted()) {
-                    throw log.offline("search by timestamp in", e);
+                    throw log.health().offline("search by timestamp in", e);
                 }
                 // Retention deleted the segment meanwhile: look again among those left.
             }

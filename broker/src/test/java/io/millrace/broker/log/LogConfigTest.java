@@ -38,7 +38,7 @@ public class LogConfigTest {
         LogConfig broker = new LogConfig(Map.of(LogConfig.LOG_SEGMENT_BYTES_CONFIG, "5000",
             LogConfig.LOG_RETENTION_BYTES_CONFIG, "100000"));
         LogConfig topic = broker.withOverrides(Map.of(LogConfig.SEGMENT_BYTES_CONFIG, "2000",
-            LogConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime", LogConfig.FLUSH_MESSAGES_CONFIG, 1L,
+            MessageTimestampConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime", LogConfig.FLUSH_MESSAGES_CONFIG, 1L,
             LogConfig.MAX_MESSAGE_BYTES_CONFIG, 777));
         assertEquals(2000, topic.segmentBytes());
         assertEquals(100_000, topic.retentionBytes());
@@ -46,7 +46,7 @@ public class LogConfigTest {
         assertEquals(1, topic.flushMessages());
         assertEquals(777, topic.maxMessageBytes());
         assertEquals(5000, broker.segmentBytes());
-        assertEquals(Map.of(LogConfig.SEGMENT_BYTES_CONFIG, 2000, LogConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
+        assertEquals(Map.of(LogConfig.SEGMENT_BYTES_CONFIG, 2000, MessageTimestampConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
             LogConfig.FLUSH_MESSAGES_CONFIG, 1L, LogConfig.MAX_MESSAGE_BYTES_CONFIG, 777), topic.overrides());
     }
 
@@ -66,7 +66,7 @@ public class LogConfigTest {
             () -> new LogConfig(Map.of(LogConfig.LOG_SEGMENT_BYTES_CONFIG, 10)));
         assertTrue(tooSmall.getMessage().contains(LogConfig.LOG_SEGMENT_BYTES_CONFIG));
         assertThrows(ConfigException.class,
-            () -> LogConfig.defaults().withOverrides(Map.of(LogConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "WallClock")));
+            () -> LogConfig.defaults().withOverrides(Map.of(MessageTimestampConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "WallClock")));
         assertThrows(ConfigException.class, () -> LogConfig.defaults().withOverrides(Map.of("retention.hours", 1)));
         assertThrows(ConfigException.class, () -> new LogConfig(Map.of(LogConfig.LOG_FLUSH_INTERVAL_MESSAGES_CONFIG, 0)));
     }

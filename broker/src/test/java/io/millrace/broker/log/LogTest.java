@@ -174,7 +174,7 @@ public class LogTest {
 
     @Test
     public void logAppendTimeStampsEveryBatchWithTheBrokerClock() throws IOException {
-        open(config(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
+        open(config(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
         LogAppendInfo info = log.append(batch(42, "a"));
         assertEquals(time.milliseconds(), info.logAppendTime());
         RecordBatch stored = batches(log.read(0, 1000, true)).get(0);

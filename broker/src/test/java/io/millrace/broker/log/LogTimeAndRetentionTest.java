@@ -152,7 +152,7 @@ public class LogTimeAndRetentionTest {
 
     @Test
     public void maxTimestampWithLogAppendTimeIsTheFirstBatchStampedLast() {
-        open(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+        open(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         log.append(batchWithTimestamps(1, 2));
         time.advance(10);
         long first = log.append(batchWithTimestamps(3, 4, 5)).firstOffset();

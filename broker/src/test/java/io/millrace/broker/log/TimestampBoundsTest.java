@@ -59,15 +59,15 @@ public class TimestampBoundsTest {
 
     @Test
     public void theBoundsAreSettingsAndApplyOnlyToCreateTime() throws IOException {
-        Log bounded = log(Map.of(LogConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, 1_000L,
-            LogConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, HOUR));
+        Log bounded = log(Map.of(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, 1_000L,
+            MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_BEFORE_MAX_MS_CONFIG, HOUR));
         long now = time.milliseconds();
         assertThrows(InvalidTimestampException.class, () -> bounded.append(batchWithTimestamps(now + 1_001)));
         assertThrows(InvalidTimestampException.class, () -> bounded.append(batchWithTimestamps(now - HOUR - 1)));
         bounded.append(batchWithTimestamps(now - HOUR, now + 1_000));
         manager.shutdown();
 
-        Log appendTime = log(Map.of(LogConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
+        Log appendTime = log(Map.of(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime"));
         appendTime.append(batchWithTimestamps(time.milliseconds() + 100L * 24 * HOUR));
         assertEquals(1, appendTime.logEndOffset());
     }

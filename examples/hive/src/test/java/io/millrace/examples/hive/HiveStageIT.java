@@ -3,7 +3,7 @@ package io.millrace.examples.hive;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import io.millrace.broker.log.LogConfig;
+import io.millrace.broker.log.MessageTimestampConfig;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.serialization.StringSerializer;
 import io.millrace.hadoop.HourLayout;
@@ -70,7 +70,7 @@ public class HiveStageIT {
         Path dir = Path.of(System.getProperty("hive.stage.it.dir", "target/hive-stage-it")).toAbsolutePath();
         delete(dir);
         // the hours lie around a new year, perhaps ahead of today's clock: the broker must take them
-        try (LocalCluster cluster = LocalCluster.start(1, Map.of(LogConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG,
+        try (LocalCluster cluster = LocalCluster.start(1, Map.of(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG,
                 Long.MAX_VALUE));
              SchemaRegistryServer registry = SchemaRegistryServer.startLocal(cluster.zookeeperConnect())) {
             String registryUrl = registry.urls().get(0);

@@ -1,6 +1,6 @@
 package io.millrace.hadoop.hive.it;
 
-import io.millrace.broker.log.LogConfig;
+import io.millrace.broker.log.MessageTimestampConfig;
 import io.millrace.broker.tools.LocalCluster;
 import io.millrace.common.serialization.StringSerializer;
 import io.millrace.hadoop.LoadConfig;
@@ -53,7 +53,7 @@ final class LoadedPageViews implements AutoCloseable {
     static LoadedPageViews start(Path dir) throws IOException, InterruptedException {
         // The events carry fixed hours around a new year, which may lie ahead of today's clock: the broker
         // must take them (its default refuses timestamps more than an hour ahead).
-        LocalCluster cluster = LocalCluster.start(1, Map.of(LogConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE));
+        LocalCluster cluster = LocalCluster.start(1, Map.of(MessageTimestampConfig.LOG_MESSAGE_TIMESTAMP_AFTER_MAX_MS_CONFIG, Long.MAX_VALUE));
         try {
             return new LoadedPageViews(cluster, SchemaRegistryServer.startLocal(cluster.zookeeperConnect()), dir);
         } catch (RuntimeException | Error e) {
