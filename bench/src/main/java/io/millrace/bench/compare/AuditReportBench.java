@@ -226,13 +226,13 @@ public final class AuditReportBench {
         p.println("| phase | seconds |");
         p.println("| --- | --- |");
         seconds.forEach((phase, s) -> {
-            double[] m = BrokerComparison.minMedianMax(s);
+            double[] m = RunStatistics.minMedianMax(s);
             p.printf(Locale.ROOT, "| %s | %.2f / **%.2f** / %.2f |%n", phase, m[0], m[1], m[2]);
         });
-        double[] own = BrokerComparison.minMedianMax(command);
+        double[] own = RunStatistics.minMedianMax(command);
         p.printf(Locale.ROOT, "| bin/millrace audit-report --json --html, a JVM of its own, start-up included | "
             + "%.2f / **%.2f** / %.2f |%n", own[0], own[1], own[2]);
-        double[] total = BrokerComparison.minMedianMax(seconds.get("end to end"));
+        double[] total = RunStatistics.minMedianMax(seconds.get("end to end"));
         p.printf(Locale.ROOT, "%nRecords read per second, end to end (median): %,.0f%n", records / total[1]);
     }
 }

@@ -426,13 +426,7 @@ public final class BrokerComparison {
         add(scenario, "broker's GC paused ms", false, cell, brokerPauses.totalMillis(), warmingUp);
         add(scenario, "broker's longest GC pause ms", false, cell, brokerPauses.longestMillis(), warmingUp);
         System.err.printf(Locale.ROOT, "bench:   %s (%.0f msg/s): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms%s%n",
-            scenario, rate, r.p50(), r.p99(), r.p999(), stealNote(r.stages()));
-    }
-
-    private static String stealNote(Map<String, Double> stages) {
-        Double stolen = stages.get(EndToEndLatency.HOST_STEAL_STAGE);
-        Double away = stages.get(EndToEndLatency.P99_AWAY_FROM_STEAL_STAGE);
-        return stolen == null ? "" : String.format(Locale.ROOT, "; host's steal %.0f ms, p99 away from it %.2f ms", stolen, away);
+            scenario, rate, r.p50(), r.p99(), r.p999(), r.stealNote());
     }
 
     /** Runs one scenario in one cell; with {@code --jfr}, a measured run is a window of its flame graphs. */
@@ -484,27 +478,12 @@ public final class BrokerComparison {
 
     /** The figures lacking a finite value for some run of a cell that reported it. */
     List<String> missing() {
-        List<String> missing = new ArrayList<>();
-        for (Figure f : figures.values()) {
-            for (List<Double> v : f.values.values()) {
-                if (v.size() != runs || v.stream().anyMatch(d -> !Double.isFinite(d))) {
-                    missing.add(f.scenario + " " + f.metric);
-                    break;
-                }
-            }
-        }
+        List<String> missing = new ArrayList<>(figures.values().stream().filter(f -> !f.complete(runs))
+            .map(f -> f.scenario + " " + f.metric).toList());
         if (figures.isEmpty()) {
             missing.add("every scenario");
         }
         return missing;
-    }
-
-    static double[] minMedianMax(List<Double> values) {
-        return Figure.minMedianMax(values);
-    }
-
-    static String format(double v) {
-        return RunStatistics.format(v);
     }
 
     /** The Markdown table of every figure and the ceilings ({@link ResultsTable}). */

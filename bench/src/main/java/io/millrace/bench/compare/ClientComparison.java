@@ -108,7 +108,7 @@ public final class ClientComparison {
 
     void report(PrintStream p) {
         p.printf(Locale.ROOT, "%n%d runs per client against one Millrace broker, alternating who goes first; scale %s;"
-            + " min / **median** / max%n%n", runs, BrokerComparison.format(scale));
+            + " min / **median** / max%n%n", runs, RunStatistics.format(scale));
         p.println("| scenario | Millrace client | Kafka client | Millrace/Kafka |");
         p.println("| --- | --- | --- | --- |");
         figures.forEach((figure, sides) -> {
@@ -123,8 +123,8 @@ public final class ClientComparison {
     }
 
     private static String triple(List<Double> values) {
-        double[] s = BrokerComparison.minMedianMax(values);
-        return BrokerComparison.format(s[0]) + " / **" + BrokerComparison.format(s[1]) + "** / "
-            + BrokerComparison.format(s[2]);
+        double[] s = RunStatistics.minMedianMax(values);
+        return RunStatistics.format(s[0]) + " / **" + RunStatistics.format(s[1]) + "** / "
+            + RunStatistics.format(s[2]);
     }
 }

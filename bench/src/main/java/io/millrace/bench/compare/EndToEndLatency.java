@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -47,6 +48,14 @@ final class EndToEndLatency {
 
     /** Percentiles and the clients' own view of where the time went, in milliseconds. */
     record Result(long messages, double p50, double p99, double p999, double max, Map<String, Double> stages) {
+
+        /** The host's steal in the run and the p99 away from it, for the progress line; empty if not measured. */
+        String stealNote() {
+            Double stolen = stages.get(HOST_STEAL_STAGE);
+            Double away = stages.get(P99_AWAY_FROM_STEAL_STAGE);
+            return stolen == null ? "" : String.format(Locale.ROOT, "; host's steal %.0f ms, p99 away from it %.2f ms",
+                stolen, away);
+        }
     }
 
     /** The stage naming the host's steal in a run, on all vCPUs. */

@@ -39,6 +39,11 @@ final class Figure {
         return r;
     }
 
+    /** Whether every cell that reported this figure has a finite value for each of {@code runs} runs. */
+    boolean complete(int runs) {
+        return values.values().stream().allMatch(v -> v.size() == runs && v.stream().allMatch(Double::isFinite));
+    }
+
     static double[] minMedianMax(List<Double> values) {
         return RunStatistics.minMedianMax(values);
     }

@@ -171,8 +171,8 @@ public final class LoadComparison {
     }
 
     private static <T> String triple(List<T> values, ToDoubleFunction<T> f) {
-        double[] s = BrokerComparison.minMedianMax(values.stream().map(v -> f.applyAsDouble(v)).toList());
-        return BrokerComparison.format(s[0]) + " / **" + BrokerComparison.format(s[1]) + "** / "
-            + BrokerComparison.format(s[2]);
+        double[] s = RunStatistics.minMedianMax(values.stream().map(v -> f.applyAsDouble(v)).toList());
+        return RunStatistics.format(s[0]) + " / **" + RunStatistics.format(s[1]) + "** / "
+            + RunStatistics.format(s[2]);
     }
 }

@@ -268,8 +268,8 @@ public final class MirrorComparison {
     }
 
     private static <T> String triple(List<T> values, java.util.function.ToDoubleFunction<T> f) {
-        double[] s = BrokerComparison.minMedianMax(values.stream().map(f::applyAsDouble).toList());
-        return BrokerComparison.format(s[0]) + " / **" + BrokerComparison.format(s[1]) + "** / "
-            + BrokerComparison.format(s[2]);
+        double[] s = RunStatistics.minMedianMax(values.stream().map(f::applyAsDouble).toList());
+        return RunStatistics.format(s[0]) + " / **" + RunStatistics.format(s[1]) + "** / "
+            + RunStatistics.format(s[2]);
     }
 }

@@ -1,6 +1,6 @@
 package io.millrace.bench.compare;
 
-import static io.millrace.bench.compare.BrokerComparison.format;
+import static io.millrace.bench.compare.RunStatistics.format;
 
 import java.io.PrintStream;
 import java.util.Arrays;
