@@ -1,8 +1,8 @@
 package io.millrace.bench.compare;
 
+import io.millrace.testkit.FreePorts;
 import java.io.IOException;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -37,8 +37,8 @@ public final class KafkaBroker extends BrokerProcess {
 
     @Override
     public void start() throws Exception {
-        port = freePort();
-        int controllerPort = freePort();
+        port = FreePorts.loopback();
+        int controllerPort = FreePorts.loopback();
         Properties props = new Properties();
         props.setProperty("process.roles", "broker,controller");
         props.setProperty("node.id", "1");
@@ -82,7 +82,7 @@ public final class KafkaBroker extends BrokerProcess {
     @Override
     public void awaitRejoined(java.time.Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!accepts(port)) {
+        while (!LoopbackPorts.accepts(port)) {
             checkAlive();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Kafka broker not listening " + timeout + " after its relaunch; see " + processLog);
@@ -94,7 +94,7 @@ public final class KafkaBroker extends BrokerProcess {
     private void awaitReady() throws Exception {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         // first the listener, so the admin client does not log a warning per refused connection
-        while (!accepts(port)) {
+        while (!LoopbackPorts.accepts(port)) {
             checkAlive();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Kafka broker not listening after " + START_TIMEOUT + "; see " + processLog);
@@ -117,21 +117,6 @@ public final class KafkaBroker extends BrokerProcess {
                 }
                 Thread.sleep(200);
             }
-        }
-    }
-
-    private static boolean accepts(int port) {
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1_000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.millrace.bench.compare;
 
+import io.millrace.testkit.FreePorts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,7 @@ final class KafkaCluster extends BrokerCluster {
 
     @Override
     void startNodes() throws Exception {
-        int controllerPort = LoopbackPorts.free();
+        int controllerPort = FreePorts.loopback();
         List<KafkaClusterNode> kafkaNodes = new ArrayList<>();
         for (int id = 1; id <= size; id++) {
             KafkaClusterNode node = new KafkaClusterNode(id, id == 1, controllerPort, dataParent,

@@ -1,5 +1,6 @@
 package io.millrace.bench.compare;
 
+import io.millrace.testkit.FreePorts;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ final class KafkaClusterNode extends BrokerProcess {
         super("kafka-" + nodeId, parent, processLog, heap);
         this.nodeId = nodeId;
         this.controller = controller;
-        this.port = LoopbackPorts.free();
+        this.port = FreePorts.loopback();
         this.config = home.resolve("server.properties");
         try (Writer out = Files.newBufferedWriter(config)) {
             properties(controllerPort).store(out, "Apache Kafka node " + nodeId + " of the Millrace broker-scaling comparison");

@@ -1,27 +1,18 @@
 package io.millrace.bench.compare;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 
-/** Loopback ports for processes whose configuration must name their ports before they start. */
+/**
+ * The loopback address the bench's broker processes listen on, and whether one accepts connections yet. Their
+ * ports come from {@code FreePorts}, below the range outgoing connections take theirs from.
+ */
 final class LoopbackPorts {
 
     static final String HOST = "127.0.0.1";
 
     private LoopbackPorts() {
-    }
-
-    /**
-     * A port nothing listens on right now. Another process could take it before ours binds it;
-     * on a bench machine that race is rare enough to accept in exchange for fixed configurations.
-     */
-    static int free() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return s.getLocalPort();
-        }
     }
 
     /** Whether something accepts connections on the port. */
