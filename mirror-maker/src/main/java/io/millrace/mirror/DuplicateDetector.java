@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
  * write them again, so a crash leaves the offline partition as if it had not happened.
  *
  * <p>Why it works without any state of its own: the previous owner sent a partition's records in
- * order (one request in flight, a failed send stops everything behind it), so what it sent after the
- * last commit is a prefix of what this stream now copies from that commit, and those copies sit, in
- * the same order, in the offline partition before the takeover (interleaved with other live clusters'
- * records). So on the first record of a partition taken over, the detector reads the offline
- * partition from the first batch that could hold a copy (by the record's timestamp, which the copy
- * keeps) to the end the partition has now, and then matches the records being copied against it in
- * order: each one found is a duplicate; the first one not found ends the check. Records are compared by
- * a 64-bit fingerprint of timestamp, key, value and headers.
+ * order, and the offline broker appended them in that order or not at all (the idempotent producer's
+ * sequence numbers, or one request in flight without them; a failed send stops everything behind it),
+ * so what it sent after the last commit is a prefix of what this stream now copies from that commit,
+ * and those copies sit, in the same order, in the offline partition before the takeover (interleaved
+ * with other live clusters' records). So on the first record of a partition taken over, the detector
+ * reads the offline partition from the first batch that could hold a copy (by the record's timestamp,
+ * which the copy keeps) to the end the partition has now, and then matches the records being copied
+ * against it in order: each one found is a duplicate; the first one not found ends the check. Records
+ * are compared by a 64-bit fingerprint of timestamp, key, value and headers.
  *
  * <p>Exact with {@code partition.placement=source} (the default) and CreateTime offline topics. At most
  * {@code duplicate.check.max.records} offline records are read per takeover, the latest ones; a

@@ -25,10 +25,14 @@ import org.slf4j.LoggerFactory;
  * all writing through one producer into the offline cluster. Several mirror processes with the same
  * group ids split the partitions and take over from one another (the group consumer's Algorithm 1).
  *
- * <p>The producer writes with {@code acks=all}, retries until {@code delivery.timeout.ms}, and one
- * request in flight per connection so that a retry never reorders a partition. A record the offline
- * cluster refuses for good stops the producer at once, so that nothing queued behind it is written (Kafka
- * MirrorMaker's {@code abort.on.send.failure}), and the whole mirror stops. Records keep their
+ * <p>The producer writes with {@code acks=all} and retries until {@code delivery.timeout.ms}. It is
+ * idempotent (the default) and keeps up to {@code max.in.flight.requests.per.connection} requests in
+ * flight, 5 by default: the offline broker appends a partition's batches only in their sequence order,
+ * so what it holds of them is always a prefix of what was sent, retries included. With
+ * {@code enable.idempotence=false} it keeps one request in flight, so that a retry never reorders a
+ * partition. A record the offline cluster refuses for good stops the producer at once, so that nothing
+ * queued behind it is sent (Kafka MirrorMaker's {@code abort.on.send.failure}); the batches already in
+ * flight behind it are refused for the gap it leaves. The whole mirror stops. Records keep their
  * topic, partition (by default), key, value, headers and CreateTime.
  */
 public final class MirrorMaker implements AutoCloseable {
@@ -49,7 +53,9 @@ public final class MirrorMaker implements AutoCloseable {
         Map<String, Object> settings = new HashMap<>(producerSettings);
         Object offlineRegistry = settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
+        if (!new ProducerConfig(settings).idempotence()) {
+            settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
+        }
         this.producer = new MillraceProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
         this.targets = new TargetTopics(new ProducerConfig(settings), config);
         this.offlineReader = new PartitionReader(new ConsumerConfig(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,

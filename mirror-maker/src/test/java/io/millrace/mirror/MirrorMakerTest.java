@@ -213,6 +213,55 @@ public class MirrorMakerTest {
         }
     }
 
+    /**
+     * Five requests in flight: the batches sent behind the refused one are refused by the offline broker
+     * for the gap in the producer's sequence, and the producer, closed from the refused record's
+     * callback, sends none of them again under a new epoch.
+     */
+    @Test
+    public void batchesInFlightBehindARefusedOneNeverReachTheOfflineCluster() throws Exception {
+        assertNothingPastARefusedBatchArrives("huge-events", Map.of("linger.ms", 0));
+    }
+
+    /** Without sequence numbers the broker would append what is in flight behind a refused batch: one request at a time. */
+    @Test
+    public void aMirrorWhoseProducerIsNotIdempotentKeepsOneRequestInFlight() throws Exception {
+        assertNothingPastARefusedBatchArrives("huge-plain-events", Map.of("linger.ms", 0, "enable.idempotence", false));
+    }
+
+    private void assertNothingPastARefusedBatchArrives(String topic, Map<String, Object> producerSettings) throws Exception {
+        liveA.createTopic(topic, 1);
+        offline.createTopic(topic, 1, Map.of("max.message.bytes", "20000"));
+        List<String> small = new ArrayList<>();
+        // small live batches, each copied as one offline batch the offline topic takes, and one it refuses
+        try (MillraceProducer<String, String> producer = new MillraceProducer<>(Map.of("bootstrap.servers",
+                liveA.bootstrapServers(), "linger.ms", 5, "batch.size", 2_000), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 20; i++) {
+                small.add("s-" + i);
+                producer.send(new ProducerRecord<>(topic, 0, "k", small.get(i)));
+            }
+            producer.flush();
+            producer.send(new ProducerRecord<>(topic, 0, "big", "x".repeat(50_000))).get();
+            Future<?> last = null;
+            for (int i = 0; i < 2_000; i++) {
+                last = producer.send(new ProducerRecord<>(topic, 0, "k", "after-" + i));
+            }
+            last.get();
+        }
+        String group = "g-" + topic;
+        try (MirrorMaker mirror = mirror(topic, group, producerSettings)) {
+            mirror.start();
+            Conditions.waitUntil(() -> mirror.failure().isPresent(), 60_000, "the mirror to stop on the refused record");
+            String message = mirror.failure().get().getMessage();
+            assertTrue(message, message.contains(topic + "-0 offset 20") && message.contains("max.message.bytes"));
+            List<Long> offsets = committed(liveA, group, topic);
+            assertTrue("committed " + offsets + ", past the refused record at 20", offsets.isEmpty() || offsets.get(0) <= 20);
+            // what the batches in flight would have written, had the broker taken them, arrives by then
+            Thread.sleep(500);
+            assertEquals(small, readAll(topic, 1).stream().map(ConsumerRecord::value).toList());
+        }
+    }
+
     @Test
     public void recordsRetentionDeletedBeforeTheyWereMirroredAreALostRangeNotASilentReset() throws Exception {
         liveA.createTopic("gap-events", 1, Map.of("segment.bytes", "20000"));
@@ -266,11 +315,17 @@ public class MirrorMakerTest {
     }
 
     private static MirrorMaker mirror(String whitelist, String group) {
+        return mirror(whitelist, group, Map.of());
+    }
+
+    private static MirrorMaker mirror(String whitelist, String group, Map<String, Object> producerSettings) {
         Map<String, Object> settings = Map.of(MirrorMakerConfig.WHITELIST_CONFIG, whitelist,
             MirrorMakerConfig.OFFSET_COMMIT_INTERVAL_MS_CONFIG, 200L);
+        Map<String, Object> producer = new HashMap<>(Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5));
+        producer.putAll(producerSettings);
         return new MirrorMaker(new MirrorMakerConfig(settings),
             List.of(source("live-a", liveA, group), source("live-b", liveB, group), source("live-c", liveC, group)),
-            Map.of("bootstrap.servers", offline.bootstrapServers(), "linger.ms", 5));
+            producer);
     }
 
     private static SourceCluster source(String name, LocalCluster cluster, String group) {
