@@ -108,6 +108,39 @@ public class SendRecordBatchTest {
         assertEquals("ten batches of five went out as one", 1, stored.stream().mapToLong(Stored::batchOffset).distinct().count());
     }
 
+    /**
+     * A batch of 16 KiB or more goes as it came when the producer has no codec to apply, its records
+     * in a batch of their own between the records sent around it; with a codec it is written again in it.
+     */
+    @Test
+    public void aLargeUncompressedBatchGoesWholeUnlessTheProducerCompresses() throws Exception {
+        cluster.createTopic("copied-whole", 2);
+        RecordBatch large = sourceBatch(CompressionType.NONE, "w".repeat(200), 100);
+        assertTrue(large.sizeInBytes() + " bytes", large.sizeInBytes() >= 16 * 1024);
+        for (int partition = 0; partition < 2; partition++) {
+            String codec = partition == 0 ? "none" : "lz4";
+            try (MillraceProducer<String, String> producer = producer(Map.of("linger.ms", 200, "batch.size", 262_144,
+                    "compression.type", codec))) {
+                producer.send(new ProducerRecord<>("copied-whole", partition, "before", "before"));
+                producer.sendRecordBatch("copied-whole", partition, large, null);
+                producer.send(new ProducerRecord<>("copied-whole", partition, "after", "after")).get();
+            }
+            List<Stored> stored = PartitionContents.read(cluster.bootstrapServers(), "copied-whole", partition);
+            assertEquals(102, stored.size());
+            assertEquals("after", stored.get(101).value());
+            long batches = stored.stream().mapToLong(Stored::batchOffset).distinct().count();
+            if (partition == 0) {
+                assertEquals("before, the copied batch as it was, after", 3, batches);
+                assertEquals(1L, stored.get(1).batchOffset());
+                assertEquals(1L, stored.get(100).batchOffset());
+                assertEquals(CompressionType.NONE, stored.get(1).compression());
+            } else {
+                assertEquals("all in the producer's own lz4 batch", 1, batches);
+                assertEquals(CompressionType.LZ4, stored.get(1).compression());
+            }
+        }
+    }
+
     @Test
     public void aBatchLargerThanARequestMayBeFailsThroughItsCallback() throws Exception {
         cluster.createTopic("copied-large", 1);
