@@ -29,13 +29,15 @@ import java.util.concurrent.ThreadLocalRandom;
  * filled with {@value #RECORD_COUNT} × scale records of {@value #VALUE_BYTES} random bytes, unmeasured;
  * then each run reads it with the consumer alone (counting value bytes) and mirrors all of it (a new group
  * or a new source alias each run, so from the first offset), in one order in odd runs and the reverse in
- * even ones. A mirror is timed from outside by {@link CopyTimer}, in its steady state. Prints records/s and
+ * even ones, after {@value #WARM_UP_ROUNDS} unreported rounds of the same between the Millrace brokers. A
+ * mirror is timed from outside by {@link CopyTimer}, in its steady state. Prints records/s and
  * MB/s (value bytes) as min / median / max, and the ratios per run.
  *
  * <p>Each Millrace round also writes the same number of records of the same size into the second broker with
- * a producer alone, with the mirror's producer settings ({@link #OFFLINE_PRODUCER} plus what the mirror
- * forces: acks=all, one request in flight): the most the mirror could copy if reading cost nothing. The
- * consumer reads from the page cache; the mirror also writes, so this is the ceiling its write side sets.
+ * a producer alone, with the mirror's producer settings ({@link #OFFLINE_PRODUCER} plus acks=all, which the
+ * mirror forces; idempotent, five requests in flight): the most the mirror could copy if reading cost
+ * nothing. The consumer reads from the page cache; the mirror also writes, so this is the ceiling its write
+ * side sets.
  */
 public final class MirrorComparison {
 
@@ -43,6 +45,7 @@ public final class MirrorComparison {
     static final int VALUE_BYTES = 100;
     static final double QUICK_SCALE = 0.01;
     static final int QUICK_RUNS = 2;
+    static final int WARM_UP_ROUNDS = 2;
     static final String CONSUMER = "consumer alone";
     static final String MIRROR = "mirror maker, to a second broker";
     static final String PRODUCER = "producer alone, the mirror's settings, to the second broker";
@@ -84,9 +87,11 @@ public final class MirrorComparison {
             live.start();
             offline.start();
             records = Math.max(1_000, Math.round(RECORD_COUNT * scale));
-            fill(live.bootstrapServers(), "warm-up", Math.max(1_000, records / 50));
-            round(0, live, offline, "warm-up", Math.max(1_000, records / 50));
             fill(live.bootstrapServers(), "events", records);
+            // unreported rounds of the full size: a run of a fraction of a second is otherwise mostly JIT warm-up
+            for (int run = 1 - WARM_UP_ROUNDS; run <= 0; run++) {
+                round(run, live, offline, "events", records);
+            }
             for (int run = 1; run <= runs; run++) {
                 round(run, live, offline, "events", records);
             }
@@ -114,6 +119,7 @@ public final class MirrorComparison {
             for (int run = 1; run <= runs; run++) {
                 List<String> order = run % 2 == 1 ? List.of(MILLRACE_ON_KAFKA, MM2_ON_KAFKA) : List.of(MM2_ON_KAFKA, MILLRACE_ON_KAFKA);
                 for (String side : order) {
+                    primeFor(offline);
                     LoadScenarios.Timed timed = side.equals(MM2_ON_KAFKA)
                         ? mirrorMaker2(parent, live.bootstrapServers(), offline.bootstrapServers(), "mm2-run" + run)
                         : millraceMirror(live.bootstrapServers(), groups, offline.bootstrapServers(), "events",
@@ -151,6 +157,9 @@ public final class MirrorComparison {
     private void round(int run, MillraceBroker live, MillraceBroker offline, String topic, long count) throws Exception {
         List<String> order = run % 2 == 1 ? List.of(CONSUMER, MIRROR, PRODUCER) : List.of(PRODUCER, MIRROR, CONSUMER);
         for (String side : order) {
+            if (!side.equals(CONSUMER)) {
+                primeFor(offline);
+            }
             LoadScenarios.Timed timed = switch (side) {
                 case CONSUMER -> consume(live.bootstrapServers(), topic, count);
                 case MIRROR -> millraceMirror(live.bootstrapServers(), live.zookeeperConnect(), offline.bootstrapServers(),
@@ -165,13 +174,23 @@ public final class MirrorComparison {
         }
     }
 
+    /**
+     * Before a side that writes into {@code broker}: the page cache's dirty pages written back, and
+     * memory the machine has just used primed for its log ({@link PageCache}), as the main harness
+     * does before a producer cell; otherwise the writes meet pages the host took back, ten times as slow.
+     */
+    private void primeFor(BrokerProcess broker) throws Exception {
+        PageCache.writeBack();
+        PageCache.prime(broker.logDir().getParent(),
+            Math.max(64L << 20, 2 * records * (VALUE_BYTES + BrokerComparison.RECORD_OVERHEAD_BYTES)));
+    }
+
     /** {@code count} records as the live topic holds them, written to {@code topic} as the mirror's producer would. */
     private static LoadScenarios.Timed produceAlone(String bootstrap, String topic, long count) throws Exception {
         Scenarios.createTopic(bootstrap, topic);
         Map<String, Object> settings = new java.util.HashMap<>(OFFLINE_PRODUCER);
         settings.put("bootstrap.servers", bootstrap);
         settings.put("acks", "all");
-        settings.put("max.in.flight.requests.per.connection", 1);
         byte[] value = new byte[VALUE_BYTES];
         ThreadLocalRandom.current().nextBytes(value);
         try (MillraceProducer<byte[], byte[]> alone = new MillraceProducer<>(settings, new ByteArraySerializer(),

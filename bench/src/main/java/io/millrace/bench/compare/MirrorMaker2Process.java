@@ -15,8 +15,8 @@ import java.util.Properties;
  * topic from a source cluster named {@code alias} into {@code offline}, where the copy is named
  * {@code <alias>.<topic>} (its default replication policy); a fresh alias per run gives a fresh target
  * topic and fresh internal topics, so each run copies from the first offset. The producer gets the
- * Millrace mirror's batching ({@code linger.ms=5}, {@code batch.size=262144}); Kafka Connect's defaults
- * otherwise (acks=all, one request in flight), which are also the Millrace mirror's.
+ * Millrace mirror's batching ({@code linger.ms=5}, {@code batch.size=262144}) and its requests in flight
+ * (idempotent, five, where Kafka Connect's default is one); Kafka Connect's defaults otherwise (acks=all).
  */
 final class MirrorMaker2Process extends BrokerProcess {
 
@@ -93,6 +93,8 @@ final class MirrorMaker2Process extends BrokerProcess {
         p.setProperty(alias + ".consumer.auto.offset.reset", "earliest");
         p.setProperty("offline.producer.linger.ms", "5");
         p.setProperty("offline.producer.batch.size", "262144");
+        p.setProperty("offline.producer.enable.idempotence", "true");
+        p.setProperty("offline.producer.max.in.flight.requests.per.connection", "5");
         return p;
     }
 
