@@ -164,14 +164,14 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     /**
      * Sends the records of a record batch fetched elsewhere to one partition, without decoding them:
      * how the mirror copies. The records keep their timestamps, keys, values and headers; the broker
-     * gives them their offsets. A small uncompressed batch's records join the partition's open batch
-     * (their bytes copied, only their offset and timestamp deltas written again), so small fetched
-     * batches still make requests of {@code batch.size}, under this producer's {@code compression.type};
-     * so does any uncompressed batch when this producer compresses. Any other batch (compressed, or at
-     * least the lesser of 16 KiB and {@code batch.size}) goes whole, keeping its codec, with the source
-     * producer's id, epoch and sequence cleared, as they mean nothing in this cluster. The callback
-     * runs once, with the metadata of the batch's first record. Batches to one partition, and records
-     * sent to it with {@link #send}, go out in the order they were handed in.
+     * gives them their offsets. The records of an uncompressed batch smaller than {@code batch.size}
+     * join the partition's open batch (their bytes copied, only their offset and timestamp deltas
+     * written again), so small fetched batches still make requests of {@code batch.size}, under this
+     * producer's {@code compression.type}; so do those of any uncompressed batch when this producer
+     * compresses. Any other batch (compressed, or one that would fill a batch of its own) goes whole,
+     * keeping its codec, with the source producer's id, epoch and sequence cleared, as they mean nothing
+     * in this cluster. The callback runs once, with the metadata of the batch's first record. Batches
+     * to one partition, and records sent to it with {@link #send}, go out in the order they were handed in.
      *
      * @param batch a valid magic-2 CreateTime batch, neither transactional, nor a control batch, nor thinned
      *              by compaction (one record per offset); the bytes are copied before this returns

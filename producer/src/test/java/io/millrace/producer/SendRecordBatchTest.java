@@ -109,34 +109,38 @@ public class SendRecordBatchTest {
     }
 
     /**
-     * A batch of 16 KiB or more goes as it came when the producer has no codec to apply, its records
-     * in a batch of their own between the records sent around it; with a codec it is written again in it.
+     * A batch that would fill one of the producer's own goes as it came when the producer has no codec
+     * to apply, its records in a batch of their own between the records sent around it; with a codec,
+     * or when it is smaller, its records are written again into the producer's open batch.
      */
     @Test
-    public void aLargeUncompressedBatchGoesWholeUnlessTheProducerCompresses() throws Exception {
-        cluster.createTopic("copied-whole", 2);
+    public void anUncompressedBatchOfBatchSizeGoesWholeUnlessTheProducerCompresses() throws Exception {
+        cluster.createTopic("copied-whole", 3);
         RecordBatch large = sourceBatch(CompressionType.NONE, "w".repeat(200), 100);
-        assertTrue(large.sizeInBytes() + " bytes", large.sizeInBytes() >= 16 * 1024);
-        for (int partition = 0; partition < 2; partition++) {
-            String codec = partition == 0 ? "none" : "lz4";
-            try (MillraceProducer<String, String> producer = producer(Map.of("linger.ms", 200, "batch.size", 262_144,
-                    "compression.type", codec))) {
+        int size = large.sizeInBytes();
+        List<Map<String, Object>> settings = List.of(
+            Map.of("batch.size", size, "compression.type", "none"),
+            Map.of("batch.size", 4 * size, "compression.type", "lz4"),
+            Map.of("batch.size", 4 * size, "compression.type", "none"));
+        for (int partition = 0; partition < 3; partition++) {
+            Map<String, Object> overrides = new java.util.HashMap<>(settings.get(partition));
+            overrides.put("linger.ms", 200);
+            try (MillraceProducer<String, String> producer = producer(overrides)) {
                 producer.send(new ProducerRecord<>("copied-whole", partition, "before", "before"));
                 producer.sendRecordBatch("copied-whole", partition, large, null);
                 producer.send(new ProducerRecord<>("copied-whole", partition, "after", "after")).get();
             }
             List<Stored> stored = PartitionContents.read(cluster.bootstrapServers(), "copied-whole", partition);
             assertEquals(102, stored.size());
-            assertEquals("after", stored.get(101).value());
-            long batches = stored.stream().mapToLong(Stored::batchOffset).distinct().count();
+            assertEquals("w".repeat(200) + "99", stored.get(100).value());
             if (partition == 0) {
-                assertEquals("before, the copied batch as it was, after", 3, batches);
-                assertEquals(1L, stored.get(1).batchOffset());
-                assertEquals(1L, stored.get(100).batchOffset());
+                assertEquals("the copied batch as it was, alone", List.of(0L, 1L, 101L),
+                    stored.stream().map(Stored::batchOffset).distinct().toList());
                 assertEquals(CompressionType.NONE, stored.get(1).compression());
             } else {
-                assertEquals("all in the producer's own lz4 batch", 1, batches);
-                assertEquals(CompressionType.LZ4, stored.get(1).compression());
+                assertTrue("written again, joining the batch of the record before it: " + settings.get(partition),
+                    stored.get(1).batchOffset() == 0L && stored.get(100).batchOffset() == 0L);
+                assertEquals(partition == 1 ? CompressionType.LZ4 : CompressionType.NONE, stored.get(1).compression());
             }
         }
     }

@@ -38,13 +38,6 @@ import java.util.function.Consumer;
  */
 public final class RecordAccumulator {
 
-    /**
-     * The size from which an uncompressed batch from elsewhere is sent whole when this producer does
-     * not compress: Kafka's producer's default batch.size, so its request is no smaller than a default
-     * producer's.
-     */
-    static final int WHOLE_BATCH_MIN_BYTES = 16 * 1024;
-
     private final ConcurrentMap<TopicPartition, Deque<ProducerBatch>> batches = new ConcurrentHashMap<>();
     private final Set<ProducerBatch> incomplete = ConcurrentHashMap.newKeySet();
     private final StickyPartitions sticky = new StickyPartitions();
@@ -170,14 +163,15 @@ public final class RecordAccumulator {
 
     /**
      * Queues the records of a record batch from elsewhere for {@code tp}, behind what is queued there.
-     * A small uncompressed batch's records join the partition's open batch, or a new one, as records
-     * sent one by one would, but copied as they are (only their deltas written again, see
-     * {@link RecordBatchBuilder#tryAppendRecordsOf}): small fetched batches make full-sized requests, in
-     * this producer's codec. Any other batch is queued whole, its producer state cleared: inflating a
-     * compressed one would cost more than its request, and one of {@link #WHOLE_BATCH_MIN_BYTES} or more,
-     * with no codec to apply, already makes a request as large as a default Kafka producer's, where
-     * reading and writing each of its records again would cost the copier's thread most of its time.
-     * Either way the broker gives the records their offsets, and allocating may block up to
+     * An uncompressed batch smaller than batch.size has its records join the partition's open batch, or
+     * a new one, as records sent one by one would, but copied as they are (only their deltas written
+     * again, see {@link RecordBatchBuilder#tryAppendRecordsOf}): small fetched batches make full-sized
+     * requests, in this producer's codec. Any other batch is queued whole, its producer state cleared:
+     * inflating a compressed one would cost more than its request, and an uncompressed one of batch.size
+     * or more, with no codec to apply, would fill a batch of its own anyway, so reading and writing each
+     * of its records again would gain nothing. (Sending smaller ones whole as well saves the copier's
+     * thread that work too, but makes smaller requests, which cost Apache Kafka's brokers more than it
+     * saves.) Either way the broker gives the records their offsets, and allocating may block up to
      * {@code maxBlockMs}.
      *
      * @param batch a valid, non-transactional CreateTime magic-2 batch with one record per offset; left untouched
@@ -211,7 +205,7 @@ public final class RecordAccumulator {
 
     /** Whether an uncompressed batch is queued as it is rather than record by record (see {@link #appendBatch}). */
     private boolean goesWhole(RecordBatch batch) {
-        return compression == CompressionType.NONE && batch.sizeInBytes() >= Math.min(batchSize, WHOLE_BATCH_MIN_BYTES);
+        return compression == CompressionType.NONE && batch.sizeInBytes() >= batchSize;
     }
 
     private FutureRecordMetadata appendRecordsOf(TopicPartition tp, RecordBatch batch, Callback callback, long maxBlockMs)
