@@ -53,11 +53,12 @@ public final class MirrorMaker implements AutoCloseable {
         Map<String, Object> settings = new HashMap<>(producerSettings);
         Object offlineRegistry = settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        if (!new ProducerConfig(settings).idempotence()) {
+        ProducerConfig offline = new ProducerConfig(settings);
+        if (!offline.idempotence()) {
             settings.put(ProducerConfig.MAX_IN_FLIGHT_CONFIG, 1);
         }
         this.producer = new MillraceProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer());
-        this.targets = new TargetTopics(new ProducerConfig(settings), config);
+        this.targets = new TargetTopics(offline, config);
         this.offlineReader = new PartitionReader(new ConsumerConfig(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
             settings.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG))));
         this.audit = config.auditEnabled() ? auditPublisher(config, producerSettings, offlineRegistry) : null;
