@@ -62,6 +62,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
     private final Time time;
     private final NetworkClient client;
     private final Metadata metadata;
+    private LastPartitionCount lastPartitionCount;
     private final BufferPool pool;
     private final RecordAccumulator accumulator;
     private final Sender sender;
@@ -132,7 +133,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         // waiting there would only stall every other send, so it fails at once instead.
         long deadlineMs = client.inIoThread() ? nowMs : nowMs + maxBlockMs;
         try {
-            int partitionCount = metadata.snapshot().partitionCount(record.topic());
+            int partitionCount = knownPartitionCount(record.topic());
             if (partitionCount <= 0) {
                 partitionCount = awaitPartitionCount(record.topic(), deadlineMs);
                 nowMs = time.milliseconds();
@@ -186,7 +187,7 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
         long deadlineMs = client.inIoThread() ? nowMs : nowMs + maxBlockMs;
         TopicPartition tp = new TopicPartition(topic, partition);
         try {
-            int partitionCount = metadata.snapshot().partitionCount(topic);
+            int partitionCount = knownPartitionCount(topic);
             if (partitionCount <= 0) {
                 partitionCount = awaitPartitionCount(topic, deadlineMs);
             }
@@ -237,6 +238,28 @@ public final class MillraceProducer<K, V> implements Producer<K, V> {
             awaitPartitionCount(topic, time.milliseconds() + maxBlockMs);
         }
         return metadata.cluster().partitionsForTopic(topic);
+    }
+
+    /**
+     * The topic's partition count in the latest metadata, or -1 if unknown. Sends come in runs to one
+     * topic, named by one string, so the last answer is kept and reused while the metadata snapshot and
+     * the string are the very same objects: the lookup's hashing and string comparison cost as much as
+     * writing a small record into its batch. The answer is immutable, so racing senders only redo a lookup.
+     */
+    private int knownPartitionCount(String topic) {
+        Cluster cluster = metadata.snapshot();
+        LastPartitionCount last = lastPartitionCount;
+        if (last != null && last.cluster() == cluster && last.topic() == topic) {
+            return last.count();
+        }
+        int count = cluster.partitionCount(topic);
+        if (count > 0) {
+            lastPartitionCount = new LastPartitionCount(cluster, topic, count);
+        }
+        return count;
+    }
+
+    private record LastPartitionCount(Cluster cluster, String topic, int count) {
     }
 
     /** The partition count of a topic whose metadata is not known yet, once it is. */
