@@ -1,8 +1,10 @@
 package io.millrace.broker.network;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -106,6 +108,88 @@ public class FrameDecoderTest {
         }
         assertFalse(channel.writeInbound(Unpooled.wrappedBuffer(new byte[] {size[3]})));
         assertFalse(channel.isOpen());
+    }
+
+    @Test
+    public void aFrameThatOneReadHoldsWholeIsASliceOfThatRead() {
+        ByteBuf read = Unpooled.wrappedBuffer(TestClient.frame(utf8("abc")));
+        read.retain();
+        try {
+            assertTrue(channel.writeInbound(read));
+            ByteBuf frame = channel.readInbound();
+            assertSame("no copy", read, frame.unwrap());
+            frame.release();
+        } finally {
+            read.release();
+        }
+    }
+
+    @Test
+    public void aLargeFrameSpanningReadsIsGatheredInOneDirectBufferOfItsSize() {
+        int size = 64 * 1024;
+        EmbeddedChannel large = new EmbeddedChannel(new FrameDecoder(1 << 20, metrics));
+        byte[] bytes = TestClient.frame(pattern(size));
+        try {
+            for (int at = 0; at < bytes.length; at += 20_000) {
+                int n = Math.min(20_000, bytes.length - at);
+                assertEquals("complete after the last read only", at + n == bytes.length,
+                    large.writeInbound(Unpooled.wrappedBuffer(bytes, at, n)));
+            }
+            ByteBuf frame = large.readInbound();
+            try {
+                assertTrue(frame.isDirect());
+                assertEquals("a buffer of the frame's size, never grown", size, frame.capacity());
+                byte[] payload = new byte[size];
+                frame.readBytes(payload);
+                assertArrayEquals(pattern(size), payload);
+            } finally {
+                frame.release();
+            }
+            assertEquals(bytes.length, metrics.incomingBytes());
+        } finally {
+            large.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    public void aFrameWaitingForRequestMemoryKeepsItsBytesAndIsDecodedOnceMemoryIsReleased() {
+        RequestMemory memory = new RequestMemory(100);
+        assertTrue(memory.reserveOrWait(90, () -> { }));
+        EmbeddedChannel waiting = new EmbeddedChannel(new FrameDecoder(100, metrics, memory, null));
+        try {
+            assertFalse(waiting.writeInbound(Unpooled.wrappedBuffer(TestClient.frame(utf8("0123456789abcdef")))));
+            assertFalse("reading stops while memory is short", waiting.config().isAutoRead());
+            memory.release(90);
+            waiting.runPendingTasks();
+            ByteBuf frame = waiting.readInbound();
+            try {
+                assertEquals("0123456789abcdef", frame.toString(StandardCharsets.UTF_8));
+            } finally {
+                frame.release();
+            }
+            assertTrue(waiting.config().isAutoRead());
+        } finally {
+            waiting.finishAndReleaseAll();
+        }
+    }
+
+    @Test
+    public void aConnectionClosedInsideAFrameGivesItsBufferAndReservationBack() {
+        RequestMemory memory = new RequestMemory(1 << 20);
+        EmbeddedChannel closing = new EmbeddedChannel(new FrameDecoder(1 << 20, metrics, memory, null));
+        byte[] bytes = TestClient.frame(pattern(50_000));
+        assertFalse(closing.writeInbound(Unpooled.wrappedBuffer(bytes, 0, 30_000)));
+        closing.close();
+        assertTrue("the whole size fits again", memory.reserveOrWait(1 << 20, () -> { }));
+        closing.finishAndReleaseAll();
+    }
+
+    private static byte[] pattern(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) (i * 31 + (i >>> 8));
+        }
+        return bytes;
     }
 
     private void assertWarnedAbout(String problem) {
