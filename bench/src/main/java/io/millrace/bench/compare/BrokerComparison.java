@@ -374,13 +374,14 @@ public final class BrokerComparison {
         timeline(scenario, cell, run, m, warmingUp);
         add(scenario, "MB/s", true, cell, m.megabytesPerSecond(), warmingUp);
         add(scenario, "records/request", true, cell, m.recordsPerRequest(), warmingUp);
+        add(scenario, "% of the run send() waited for buffer memory", false, cell, 100 * m.sendBlockedShare(), warmingUp);
         if (!cell.audited) {
             add("4. storage after " + mode.label, "bytes/message beyond payload", false, cell,
                 Scenarios.storageOverhead(broker.logDir(), topic, n), warmingUp);
         }
         Scenarios.deleteTopic(bootstrap, topic, broker.logDir());
-        System.err.printf("bench:   %s%s: %.0f records/s (%.1f records/request)%n", mode.label, cell.audited ? ", audited" : "",
-            m.recordsPerSecond(), m.recordsPerRequest());
+        System.err.printf("bench:   %s%s: %.0f records/s (%.1f records/request, send() waited %.0f%%)%n", mode.label,
+            cell.audited ? ", audited" : "", m.recordsPerSecond(), m.recordsPerRequest(), 100 * m.sendBlockedShare());
         return m;
     }
 

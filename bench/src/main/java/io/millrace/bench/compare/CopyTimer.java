@@ -10,7 +10,9 @@ import java.util.Map;
  * Times a mirror's copy of {@code count} records into one partition of a target topic from the outside,
  * the same way for every mirror: by polling the target partition's end offset every 10 ms. The rate is
  * taken in the steady state, from the moment the first 1% has arrived to the moment all of it has, so a
- * mirror's start-up (a group join, Kafka Connect's herder and internal topics) is not part of it.
+ * mirror's start-up (a group join, Kafka Connect's herder and internal topics) is not part of it. A copy
+ * so short that one poll saw none of it and the next all of it (a {@code --quick} run) is timed from the
+ * call instead, start-up included: a rough figure rather than none.
  */
 final class CopyTimer implements AutoCloseable {
 
@@ -39,7 +41,9 @@ final class CopyTimer implements AutoCloseable {
      * on every poll and throws if the mirror failed.
      */
     LoadScenarios.Timed await(long baseline, long count, long valueBytes, Runnable alive) throws InterruptedException {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
+        long calledAt = System.nanoTime();
+        long calledCopied = Math.max(0, end() - baseline);
+        long deadline = calledAt + LIMIT.toNanos();
         long firstAt = -1;
         long firstCopied = 0;
         while (true) {
@@ -51,6 +55,10 @@ final class CopyTimer implements AutoCloseable {
                 firstCopied = copied;
             }
             if (copied >= count) {
+                if (firstCopied >= count) {
+                    firstAt = calledAt;
+                    firstCopied = Math.min(calledCopied, count - 1);
+                }
                 double seconds = Math.max(1e-3, (now - firstAt) / 1e9);
                 long measured = count - firstCopied;
                 return new LoadScenarios.Timed(measured, measured * valueBytes, seconds);

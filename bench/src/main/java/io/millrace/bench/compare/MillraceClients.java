@@ -74,12 +74,13 @@ final class MillraceClients {
             if (acked.get() != count) {
                 throw new IllegalStateException("Millrace " + mode.label + ": " + acked.get() + " of " + count + " acknowledged");
             }
-            return new Measurement(count, seconds, recordsPerRequest(millrace), timeline);
+            return new Measurement(count, seconds, metric(millrace, "records-per-request-avg"), timeline,
+                metric(millrace, "bufferpool-wait-time-ns-total") / 1e9 / seconds);
         }
     }
 
-    private static double recordsPerRequest(MillraceProducer<?, ?> producer) {
-        Object value = producer.metrics().value("records-per-request-avg");
+    private static double metric(MillraceProducer<?, ?> producer, String name) {
+        Object value = producer.metrics().value(name);
         return value instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 

@@ -94,12 +94,20 @@ final class Scenarios {
 
     /**
      * One timed run: how many messages of {@link #MESSAGE_BYTES} in how long, and how they were
-     * spread over that time ({@code timeline} may be null where nobody recorded it).
+     * spread over that time ({@code timeline} may be null where nobody recorded it). For a producer,
+     * {@code sendBlockedShare} is the share of the run its {@code send()} waited for buffer memory
+     * (the producer's {@code bufferpool-wait-time-ns-total}): near 1, the sending thread outruns what
+     * takes the batches away, so the rest of the pipeline sets the pace; NaN where not measured.
      */
-    record Measurement(long records, double seconds, double recordsPerRequest, ThroughputTimeline timeline) {
+    record Measurement(long records, double seconds, double recordsPerRequest, ThroughputTimeline timeline,
+                       double sendBlockedShare) {
 
         Measurement(long records, double seconds, double recordsPerRequest) {
             this(records, seconds, recordsPerRequest, null);
+        }
+
+        Measurement(long records, double seconds, double recordsPerRequest, ThroughputTimeline timeline) {
+            this(records, seconds, recordsPerRequest, timeline, Double.NaN);
         }
 
         double recordsPerSecond() {
@@ -222,7 +230,7 @@ final class Scenarios {
                 throw new IllegalStateException(mode.label + ": " + acked.get() + " of " + count + " acknowledged");
             }
             return new Measurement(count, seconds, metric(producer.metrics(), "producer-metrics", "records-per-request-avg"),
-                timeline);
+                timeline, metric(producer.metrics(), "producer-metrics", "bufferpool-wait-time-ns-total") / 1e9 / seconds);
         }
     }
 
