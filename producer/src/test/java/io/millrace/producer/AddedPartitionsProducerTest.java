@@ -38,6 +38,11 @@ public class AddedPartitionsProducerTest {
                 // metadata.max.age.ms is 5 minutes: only the wait for a refresh finds partition 3 now.
                 assertEquals(3, producer.send(new ProducerRecord<>("growing", 3, "k", "after")).get(30, TimeUnit.SECONDS)
                     .partition());
+                // the partition count kept for the topic follows the new metadata: no wait for it again
+                Object waitedNs = producer.metrics().value("metadata-wait-time-ns-total");
+                assertEquals(3, producer.send(new ProducerRecord<>("growing", 3, "k", "again")).get(30, TimeUnit.SECONDS)
+                    .partition());
+                assertEquals(waitedNs, producer.metrics().value("metadata-wait-time-ns-total"));
 
                 long start = System.nanoTime();
                 ExecutionException missing = assertThrows(ExecutionException.class,
