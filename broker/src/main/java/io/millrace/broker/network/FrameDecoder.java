@@ -95,13 +95,9 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter {
             in.release();
             return;
         }
-        if (held != null) {   // read while waiting for memory: keep it behind what is held
-            ByteBuf joined = ctx.alloc().buffer(held.readableBytes() + in.readableBytes());
-            joined.writeBytes(held).writeBytes(in);
-            held.release();
-            in.release();
+        if (held != null) {   // read while waiting for memory: kept behind what is held, not copied
+            in = ctx.alloc().compositeBuffer().addComponents(true, held, in);
             held = null;
-            in = joined;
         }
         decode(ctx, in);
     }

@@ -174,6 +174,35 @@ public class FrameDecoderTest {
     }
 
     @Test
+    public void bytesReadWhileAFrameWaitsForMemoryAreKeptBehindItInOrder() {
+        RequestMemory memory = new RequestMemory(100);
+        assertTrue(memory.reserveOrWait(90, () -> { }));
+        EmbeddedChannel waiting = new EmbeddedChannel(new FrameDecoder(100, metrics, memory, null));
+        try {
+            byte[] first = TestClient.frame(utf8("0123456789abcdef"));
+            byte[] second = TestClient.frame(utf8("ghij"));
+            assertFalse(waiting.writeInbound(Unpooled.wrappedBuffer(first, 0, 10)));
+            // reads already under way when reading stopped still arrive: the rest of one frame and the next
+            assertFalse(waiting.writeInbound(Unpooled.wrappedBuffer(first, 10, first.length - 10)));
+            assertFalse(waiting.writeInbound(Unpooled.wrappedBuffer(second)));
+            assertNull("nothing is decoded while memory is short", waiting.readInbound());
+            memory.release(90);
+            waiting.runPendingTasks();
+            for (String expected : List.of("0123456789abcdef", "ghij")) {
+                ByteBuf frame = waiting.readInbound();
+                try {
+                    assertEquals(expected, frame.toString(StandardCharsets.UTF_8));
+                } finally {
+                    frame.release();
+                }
+            }
+            assertNull(waiting.readInbound());
+        } finally {
+            waiting.finishAndReleaseAll();
+        }
+    }
+
+    @Test
     public void aConnectionClosedInsideAFrameGivesItsBufferAndReservationBack() {
         RequestMemory memory = new RequestMemory(1 << 20);
         EmbeddedChannel closing = new EmbeddedChannel(new FrameDecoder(1 << 20, metrics, memory, null));
