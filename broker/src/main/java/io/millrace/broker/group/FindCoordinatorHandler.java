@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
  * from 4): the leader of the group's partition of {@code __consumer_offsets}. Any broker answers for
  * any group. The first request creates the topic; the answer waits (off the request thread, up to
  * {@value #WAIT_MS} ms) until the partition has a leader and, if this broker leads it, until it has
- * loaded it, then COORDINATOR_NOT_AVAILABLE, which clients retry. A transactional id gets
- * INVALID_REQUEST saying there are no transactions, and so does any other key type.
+ * loaded it, then COORDINATOR_NOT_AVAILABLE, which clients retry. A transactional id is refused with
+ * a message saying there are no transactions, in the one error each client gives up on at once (see
+ * {@link #transactionRefusal}); any other key type gets INVALID_REQUEST.
  */
 public final class FindCoordinatorHandler implements ApiHandler {
 
@@ -32,13 +33,13 @@ public final class FindCoordinatorHandler implements ApiHandler {
     public void handle(Request request) {
         FindCoordinatorRequest body = request.body();
         if (request.version() < FindCoordinatorRequest.FIRST_BATCHED_VERSION) {
-            find(body.key(), body.keyType()).thenAccept(c -> request.respond(
+            find(body.key(), body.keyType(), request.version()).thenAccept(c -> request.respond(
                 FindCoordinatorResponse.single(0, c.errorCode(), c.errorMessage(), c.nodeId(), c.host(), c.port())));
             return;
         }
         List<CompletableFuture<FindCoordinatorResponse.Coordinator>> answers = new ArrayList<>();
         for (String key : body.coordinatorKeys()) {
-            answers.add(find(key, body.keyType()));
+            answers.add(find(key, body.keyType(), request.version()));
         }
         CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenRun(() ->
             request.respond(FindCoordinatorResponse.batched(0, answers.stream().map(CompletableFuture::join).toList())));
@@ -47,11 +48,23 @@ public final class FindCoordinatorHandler implements ApiHandler {
     static final String NO_TRANSACTIONS = "Millrace has no transaction coordinator: transactions are not supported "
         + "(a producer without transactional.id is still idempotent)";
 
-    private CompletableFuture<FindCoordinatorResponse.Coordinator> find(String key, byte keyType) {
+    /**
+     * The error a transactional id's lookup gets, so that a transactional producer stops at once with the
+     * reason instead of retrying until its timeout. Kafka's Java producer, which looks coordinators up in
+     * batches (version 4 on), takes any error but a retriable one as fatal and reports a coordinator's own
+     * message, so it gets INVALID_REQUEST. librdkafka (version 2) retries every error but an authorization
+     * failure until {@code init_transactions} times out, saying only that it timed out; so the earlier
+     * versions get TRANSACTIONAL_ID_AUTHORIZATION_FAILED, which every client takes as fatal, as
+     * InitProducerId and Produce already answer a transactional id. Both carry {@link #NO_TRANSACTIONS}.
+     */
+    static Errors transactionRefusal(short version) {
+        return version >= FindCoordinatorRequest.FIRST_BATCHED_VERSION
+            ? Errors.INVALID_REQUEST : Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+    }
+
+    private CompletableFuture<FindCoordinatorResponse.Coordinator> find(String key, byte keyType, short version) {
         if (keyType == FindCoordinatorRequest.TRANSACTION) {
-            // Not retriable, so that a transactional producer stops at once with the reason instead of retrying until
-            // max.block.ms; Kafka's producer reports it as a fatal error of initTransactions().
-            return CompletableFuture.completedFuture(failed(key, Errors.INVALID_REQUEST, NO_TRANSACTIONS));
+            return CompletableFuture.completedFuture(failed(key, transactionRefusal(version), NO_TRANSACTIONS));
         }
         if (keyType != FindCoordinatorRequest.GROUP) {
             return CompletableFuture.completedFuture(failed(key, Errors.INVALID_REQUEST, "Millrace has group coordinators "

@@ -9,6 +9,8 @@ import io.millrace.common.protocol.message.CreateTopicsRequest.CreatableTopic;
 import io.millrace.common.protocol.message.CreateTopicsResponse;
 import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.FindCoordinatorRequest;
+import io.millrace.common.protocol.message.FindCoordinatorResponse;
 import io.millrace.common.protocol.message.InitProducerIdRequest;
 import io.millrace.common.protocol.message.InitProducerIdResponse;
 import io.millrace.common.protocol.message.ListOffsetsRequest;
@@ -180,6 +182,29 @@ public class RequestPathsTest {
                     (short) 4);
                 assertEquals(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), transactional.errorCode());
                 assertEquals(-1, transactional.producerId());
+            }
+        }
+    }
+
+    @Test
+    public void aTransactionalIdsCoordinatorIsRefusedWithAnErrorEveryClientGivesUpOnAndTheReason() throws Exception {
+        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
+            // librdkafka asks with version 2 and retries anything but an authorization failure until it times out
+            for (short version = 1; version < FindCoordinatorRequest.FIRST_BATCHED_VERSION; version++) {
+                FindCoordinatorResponse single = client.call(
+                    new FindCoordinatorRequest("payments", FindCoordinatorRequest.TRANSACTION, List.of()), version);
+                assertEquals("v" + version, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), single.errorCode());
+                assertTrue(single.errorMessage(), single.errorMessage().contains("transactions are not supported"));
+                assertEquals(-1, single.nodeId());
+            }
+            // Kafka's Java producer asks in batches and reports a coordinator's own message with any fatal error
+            FindCoordinatorResponse batched = client.call(
+                new FindCoordinatorRequest("", FindCoordinatorRequest.TRANSACTION, List.of("payments", "audit")),
+                FindCoordinatorRequest.FIRST_BATCHED_VERSION);
+            assertEquals(2, batched.coordinators().size());
+            for (FindCoordinatorResponse.Coordinator refused : batched.coordinators()) {
+                assertEquals(refused.key(), Errors.INVALID_REQUEST, refused.error());
+                assertTrue(refused.errorMessage(), refused.errorMessage().contains("transactions are not supported"));
             }
         }
     }
