@@ -23,7 +23,8 @@ import java.util.Optional;
  * DELETE /subjects/{s}/versions/{v|latest}           1                         (?permanent=true)
  * GET    /schemas/ids/{id}                           {"schema": "..."}
  * GET    /schemas/ids/{id}/schema                    the schema itself
- * GET    /schemas/ids/{id}/versions                  [{"subject","version"}]
+ * GET    /schemas/ids/{id}/versions                  [{"subject","version"}]   (?deleted=true)
+ * GET    /schemas/ids/{id}/subjects                  ["a-value", ...]          (?deleted=true)
  * GET    /schemas/types                              ["AVRO"]
  * POST   /compatibility/subjects/{s}/versions[/{v|latest}]   {"is_compatible": true} (?verbose=true: "messages")
  * GET    /config[/{s}]                               {"compatibilityLevel": "BACKWARD"}
@@ -116,7 +117,9 @@ public final class RegistryApi {
         return switch (tail) {
             case "" -> expect(request, "GET", () -> JSON.createObjectNode().put("schema", registry.schemaById(id).toString()));
             case "schema" -> expect(request, "GET", () -> rawSchema(registry.schemaById(id).toString()));
-            case "versions" -> expect(request, "GET", () -> subjectVersions(registry.versionsOfId(id)));
+            case "versions" -> expect(request, "GET", () -> subjectVersions(registry.versionsOfId(id, request.flag("deleted"))));
+            case "subjects" -> expect(request, "GET", () -> array(registry.versionsOfId(id, request.flag("deleted")).stream()
+                .map(SubjectSchema::subject).distinct().sorted().toList()));
             default -> throw notFound(request);
         };
     }

@@ -175,12 +175,12 @@ public final class SchemaRegistry {
         return schema;
     }
 
-    /** Every live subject version whose schema is {@code id}. */
-    public List<SubjectSchema> versionsOfId(int id) {
+    /** Every subject version whose schema is {@code id}: the live ones, and with {@code includeDeleted} the soft-deleted too. */
+    public List<SubjectSchema> versionsOfId(int id, boolean includeDeleted) {
         Schema schema = schemaById(id);
         List<SubjectSchema> found = new ArrayList<>();
         for (String subject : store.subjects()) {
-            for (SubjectVersion version : live(store.versions(subject))) {
+            for (SubjectVersion version : visible(store.versions(subject), includeDeleted)) {
                 if (version.id() == id) {
                     found.add(new SubjectSchema(subject, version.version(), id, AvroSchemas.canonical(schema)));
                 }

@@ -12,6 +12,8 @@ import io.millrace.testkit.EmbeddedZooKeeper;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -138,6 +140,24 @@ public class RestApiContractTest {
         assertError(http.get("/schemas/ids/999999"), 404, 40403);
         assertError(http.get("/schemas/ids/x"), 404, 40403);
         assertEquals("[\"AVRO\"]", http.get("/schemas/types").body().toString());
+    }
+
+    @Test
+    public void anIdNamesTheSubjectsThatUseItAndWithDeletedTheSoftDeletedOnes() {
+        String first = newSubject();
+        String second = newSubject();
+        String both = Stream.of(first, second).sorted().map(s -> "\"" + s + "\"").collect(Collectors.joining(",", "[", "]"));
+        String schema = pageView(field("session", "\"string\"", "\"\""));
+        int id = register(first, schema);
+        assertEquals(id, register(second, schema));
+        assertEquals(both, http.get("/schemas/ids/" + id + "/subjects").body().toString());
+        assertEquals(1, http.delete("/subjects/" + second + "/versions/1").body().asInt());
+        assertEquals("[\"" + first + "\"]", http.get("/schemas/ids/" + id + "/subjects").body().toString());
+        assertEquals("[{\"subject\":\"" + first + "\",\"version\":1}]",
+            http.get("/schemas/ids/" + id + "/versions").body().toString());
+        assertEquals(both, http.get("/schemas/ids/" + id + "/subjects?deleted=true").body().toString());
+        assertEquals(2, http.get("/schemas/ids/" + id + "/versions?deleted=true").body().size());
+        assertError(http.get("/schemas/ids/999999/subjects"), 404, 40403);
     }
 
     @Test
