@@ -1,5 +1,7 @@
 package io.millrace.schemaregistry.server;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,11 +29,28 @@ public final class AvroSchemas {
         try {
             return new Schema.Parser().setValidateDefaults(true).parse(text);
         } catch (SchemaParseException | IllegalArgumentException e) {
+            JsonProcessingException json = jsonError(e);
+            if (json != null) {
+                // Avro's message is the JSON parser's exception as a string: its class name and a redacted source
+                JsonLocation at = json.getLocation();
+                String reason = json.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
+                throw RegistryError.INVALID_SCHEMA.exception("Invalid schema: not valid JSON: " + reason
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"), e);
+            }
             throw RegistryError.INVALID_SCHEMA.exception("Invalid schema: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             // Avro reports some bad input (e.g. JSON syntax) with other runtime exceptions
             throw RegistryError.INVALID_SCHEMA.exception("Invalid schema: " + e, e);
         }
+    }
+
+    private static JsonProcessingException jsonError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof JsonProcessingException json) {
+                return json;
+            }
+        }
+        return null;
     }
 
     /** The form schemas are stored and compared in. */

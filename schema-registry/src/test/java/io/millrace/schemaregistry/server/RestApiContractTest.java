@@ -252,7 +252,16 @@ public class RestApiContractTest {
         String subject = newSubject();
         assertError(http.postSchema("/subjects/" + subject + "/versions", "{\"type\":\"record\",\"name\":\"X\"}"), 422, 42201);
         assertError(http.postSchema("/subjects/" + subject + "/versions", "{\"type\":\"strang\"}"), 422, 42201);
-        assertError(http.postSchema("/subjects/" + subject + "/versions", "not json at all {"), 422, 42201);
+        Answer notJson = http.postSchema("/subjects/" + subject + "/versions", "not json at all {");
+        assertError(notJson, 422, 42201);
+        String message = notJson.body().get("message").asText();
+        assertTrue(message, message.startsWith("Invalid schema: not valid JSON: Unrecognized token 'not'")
+            && message.endsWith("(line 1, column 1)") && !message.contains("jackson"));
+        Answer unclosed = http.postSchema("/subjects/" + subject + "/versions", "{\"type\": \"record\", \"name\": \"A\", \"fields\": [}");
+        assertError(unclosed, 422, 42201);
+        message = unclosed.body().get("message").asText();
+        assertTrue(message, message.contains("expected ']'") && message.contains("line: 1, column: 43")
+            && !message.contains("Source") && !message.contains("jackson"));
         assertError(http.postSchema("/subjects/" + subject + "/versions", pageView(field("n", "\"int\"", "\"zero\""))), 422, 42201);
         assertError(http.post("/subjects/" + subject + "/versions", "{\"schema\":\"\\\"string\\\"\",\"schemaType\":\"PROTOBUF\"}"), 422, 42201);
         assertError(http.post("/subjects/" + subject + "/versions", "{\"nothing\":1}"), 422, 42201);
