@@ -20,6 +20,7 @@ import java.util.Optional;
  * POST   /subjects/{s}/versions                      {"id": 1}                 register
  * GET    /subjects/{s}/versions/{v|latest}           {"subject","version","id","schema"}
  * GET    /subjects/{s}/versions/{v|latest}/schema    the schema itself
+ * GET    /subjects/{s}/versions/{v|latest}/referencedby   []                   (no references: they are refused)
  * DELETE /subjects/{s}/versions/{v|latest}           1                         (?permanent=true)
  * GET    /schemas/ids/{id}                           {"schema": "..."}
  * GET    /schemas/ids/{id}/schema                    the schema itself
@@ -94,6 +95,13 @@ public final class RegistryApi {
         String version = request.segment(3);
         if (depth == 5 && "schema".equals(request.segment(4))) {
             return expect(request, "GET", () -> rawSchema(registry.version(subject, version, request.flag("deleted")).schema()));
+        }
+        if (depth == 5 && "referencedby".equals(request.segment(4))) {
+            // References are refused at registration, so no schema refers to another; the version must exist all the same.
+            return expect(request, "GET", () -> {
+                registry.version(subject, version, request.flag("deleted"));
+                return JSON.createArrayNode();
+            });
         }
         if (depth != 4) {
             throw notFound(request);

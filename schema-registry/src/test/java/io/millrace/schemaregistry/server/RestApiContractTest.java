@@ -161,6 +161,16 @@ public class RestApiContractTest {
     }
 
     @Test
+    public void noSchemaIsReferencedByAnotherSinceReferencesAreRefused() {
+        String subject = newSubject();
+        register(subject, pageView());
+        assertEquals("[]", http.get("/subjects/" + subject + "/versions/1/referencedby").body().toString());
+        assertEquals("[]", http.get("/subjects/" + subject + "/versions/latest/referencedby").body().toString());
+        assertError(http.get("/subjects/" + subject + "/versions/2/referencedby"), 404, 40402);
+        assertError(http.get("/subjects/" + newSubject() + "/versions/1/referencedby"), 404, 40401);
+    }
+
+    @Test
     public void aSubjectIsSoftDeletedFirstAndPermanentlyAfter() {
         String subject = newSubject();
         register(subject, pageView());
