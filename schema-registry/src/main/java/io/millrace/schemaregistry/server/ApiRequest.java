@@ -46,6 +46,18 @@ public final class ApiRequest {
         return values != null && !values.isEmpty() && Boolean.parseBoolean(values.get(0));
     }
 
+    /** Which versions a listing shows, from {@code deleted} and {@code deletedOnly}. */
+    public VersionFilter versionFilter() {
+        return VersionFilter.of(flag("deleted"), flag("deletedOnly"));
+    }
+
+    /** {@code subjectPrefix}, empty when absent; Confluent's ":*:" (every context) is every subject too. */
+    public String subjectPrefix() {
+        List<String> values = parameters.get("subjectPrefix");
+        String prefix = values == null || values.isEmpty() ? "" : values.get(0);
+        return ":*:".equals(prefix) ? "" : prefix;
+    }
+
     /** The body as a JSON object; MALFORMED_REQUEST (400) when it is not one. */
     public JsonNode jsonBody() {
         if (body.length == 0) {

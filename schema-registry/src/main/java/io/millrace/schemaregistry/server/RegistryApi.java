@@ -13,10 +13,10 @@ import java.util.Optional;
  * {@link SchemaRegistry} and a JSON body of the same shape as Confluent's:
  *
  * <pre>
- * GET    /subjects                                   ["a-value", ...]          (?deleted=true)
+ * GET    /subjects                                   ["a-value", ...]          (?deleted=true, ?deletedOnly=true, ?subjectPrefix=a)
  * POST   /subjects/{s}                               {"subject","version","id","schema"}   look up
  * DELETE /subjects/{s}                               [1, 2]                    (?permanent=true)
- * GET    /subjects/{s}/versions                      [1, 2]
+ * GET    /subjects/{s}/versions                      [1, 2]                    (?deleted=true, ?deletedOnly=true)
  * POST   /subjects/{s}/versions                      {"id": 1}                 register
  * GET    /subjects/{s}/versions/{v|latest}           {"subject","version","id","schema"}
  * GET    /subjects/{s}/versions/{v|latest}/schema    the schema itself
@@ -66,7 +66,7 @@ public final class RegistryApi {
     private ApiResponse subjects(ApiRequest request, int depth) {
         boolean deleted = request.flag("deleted");
         if (depth == 1) {
-            return expect(request, "GET", () -> array(registry.subjects(deleted)));
+            return expect(request, "GET", () -> array(registry.subjects(request.versionFilter(), request.subjectPrefix())));
         }
         String subject = request.segment(1);
         if (depth == 2) {
@@ -84,7 +84,7 @@ public final class RegistryApi {
 
     private ApiResponse versions(ApiRequest request, String subject) {
         return switch (request.method()) {
-            case "GET" -> respond(array(registry.versions(subject, request.flag("deleted"))));
+            case "GET" -> respond(array(registry.versions(subject, request.versionFilter())));
             case "POST" -> respond(JSON.createObjectNode().put("id", registry.register(subject, request.schemaFromBody(),
                 givenId(request.jsonBody()))));
             default -> throw methodNotAllowed(request);

@@ -137,22 +137,38 @@ public final class SchemaRegistry {
         throw RegistryError.SCHEMA_NOT_FOUND.exception("Schema not found");
     }
 
-    public List<String> subjects(boolean includeDeleted) {
+    /**
+     * The subjects with a version {@code filter} shows, those starting with {@code prefix} (empty for all);
+     * with {@link VersionFilter#DELETED_ONLY}, the subjects whose every version is soft-deleted.
+     */
+    public List<String> subjects(VersionFilter filter, String prefix) {
         List<String> subjects = new ArrayList<>();
         for (String subject : store.subjects()) {
-            if (!visible(store.versions(subject), includeDeleted).isEmpty()) {
+            if (!subject.startsWith(prefix)) {
+                continue;
+            }
+            List<SubjectVersion> versions = store.versions(subject);
+            boolean listed = filter == VersionFilter.DELETED_ONLY
+                ? !versions.isEmpty() && live(versions).isEmpty()
+                : versions.stream().anyMatch(filter::shows);
+            if (listed) {
                 subjects.add(subject);
             }
         }
         return subjects;
     }
 
-    public List<Integer> versions(String subject, boolean includeDeleted) {
-        List<SubjectVersion> versions = visible(store.versions(subject), includeDeleted);
-        if (versions.isEmpty()) {
+    /**
+     * The version numbers {@code filter} shows; SUBJECT_NOT_FOUND when it shows none, unless only the
+     * soft-deleted were asked for and the subject has live versions (then none).
+     */
+    public List<Integer> versions(String subject, VersionFilter filter) {
+        List<SubjectVersion> all = store.versions(subject);
+        List<Integer> versions = all.stream().filter(filter::shows).map(SubjectVersion::version).toList();
+        if (versions.isEmpty() && (filter != VersionFilter.DELETED_ONLY || all.isEmpty())) {
             throw subjectNotFound(subject);
         }
-        return versions.stream().map(SubjectVersion::version).toList();
+        return versions;
     }
 
     /** {@code version} is a number or "latest" (also -1). */

@@ -161,6 +161,34 @@ public class RestApiContractTest {
     }
 
     @Test
+    public void listingsShowTheSoftDeletedAloneWithDeletedOnlyAndFilterSubjectsByPrefix() {
+        String kept = newSubject();
+        String dropped = newSubject();
+        register(kept, pageView());
+        register(kept, pageView(field("referrer", "\"string\"", "\"\"")));
+        register(dropped, pageView());
+        assertEquals(1, http.delete("/subjects/" + kept + "/versions/1").body().asInt());
+        assertEquals("[1]", http.delete("/subjects/" + dropped).body().toString());
+
+        assertEquals("[2]", http.get("/subjects/" + kept + "/versions").body().toString());
+        assertEquals("[1]", http.get("/subjects/" + kept + "/versions?deletedOnly=true").body().toString());
+        assertEquals("[1,2]", http.get("/subjects/" + kept + "/versions?deleted=true").body().toString());
+        assertEquals("[1]", http.get("/subjects/" + dropped + "/versions?deletedOnly=true").body().toString());
+        String fresh = newSubject();
+        register(fresh, pageView());
+        assertEquals("[]", http.get("/subjects/" + fresh + "/versions?deletedOnly=true").body().toString());
+        assertError(http.get("/subjects/" + newSubject() + "/versions?deletedOnly=true"), 404, 40401);
+
+        List<String> deletedOnly = texts(http.get("/subjects?deletedOnly=true").body());
+        assertTrue(deletedOnly.toString(), deletedOnly.contains(dropped) && !deletedOnly.contains(kept) && !deletedOnly.contains(fresh));
+        List<String> live = texts(http.get("/subjects").body());
+        assertTrue(live.toString(), live.contains(kept) && !live.contains(dropped));
+        assertEquals(List.of(kept), texts(http.get("/subjects?subjectPrefix=" + kept).body()));
+        assertEquals(List.of(), texts(http.get("/subjects?subjectPrefix=nothing-starts-so").body()));
+        assertEquals(live, texts(http.get("/subjects?subjectPrefix=:*:").body()));
+    }
+
+    @Test
     public void noSchemaIsReferencedByAnotherSinceReferencesAreRefused() {
         String subject = newSubject();
         register(subject, pageView());
