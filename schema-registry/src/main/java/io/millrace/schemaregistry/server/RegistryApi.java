@@ -31,12 +31,14 @@ import java.util.Optional;
  * GET    /config[/{s}]                               {"compatibilityLevel": "BACKWARD"}
  * PUT    /config[/{s}]                               {"compatibility": "FULL"}
  * DELETE /config/{s}                                 {"compatibilityLevel": "FULL"}
- * GET    /mode                                       {"mode": "READWRITE"}
- * PUT    /mode                                       {"mode": "IMPORT"}       READWRITE, READONLY or IMPORT
+ * GET    /mode[/{s}]                                 {"mode": "READWRITE"}    (a subject's: ?defaultToGlobal=true)
+ * PUT    /mode[/{s}]                                 {"mode": "IMPORT"}       READWRITE, READONLY or IMPORT
+ * DELETE /mode/{s}                                   {"mode": "IMPORT"}       the subject's own mode, removed
  * </pre>
  *
  * <p>In IMPORT mode a registration brings its id ({"schema": "...", "id": 41}) and keeps it; in READONLY
- * mode registrations, deletions and level changes are refused (42205), as Confluent's registry does.
+ * mode registrations, deletions and level changes are refused (42205), as Confluent's registry does. A subject's
+ * own mode, where set, stands in for the registry's for that subject.
  */
 public final class RegistryApi {
 
@@ -166,18 +168,44 @@ public final class RegistryApi {
     }
 
     private ApiResponse mode(ApiRequest request, int depth) {
-        if (depth != 1) {
+        if (depth > 2) {
             throw notFound(request);
         }
+        String subject = depth == 2 ? request.segment(1) : null;
         return switch (request.method()) {
-            case "GET" -> respond(JSON.createObjectNode().put("mode", registry.mode().name()));
+            case "GET" -> respond(mode(readMode(subject, request.flag("defaultToGlobal"))));
             case "PUT" -> {
                 RegistryMode mode = RegistryMode.parse(request.jsonBody().path("mode").asText(""));
-                registry.setMode(mode);
-                yield respond(JSON.createObjectNode().put("mode", mode.name()));
+                if (subject == null) {
+                    registry.setMode(mode);
+                } else {
+                    registry.setSubjectMode(subject, mode);
+                }
+                yield respond(mode(mode));
+            }
+            case "DELETE" -> {
+                if (subject == null) {
+                    throw methodNotAllowed(request);
+                }
+                yield respond(mode(registry.deleteSubjectMode(subject)));
             }
             default -> throw methodNotAllowed(request);
         };
+    }
+
+    private RegistryMode readMode(String subject, boolean defaultToGlobal) {
+        if (subject == null) {
+            return registry.mode();
+        }
+        Optional<RegistryMode> own = registry.subjectMode(subject);
+        if (own.isEmpty() && !defaultToGlobal) {
+            throw SchemaRegistry.subjectModeNotConfigured(subject);
+        }
+        return own.orElseGet(registry::mode);
+    }
+
+    private static ObjectNode mode(RegistryMode mode) {
+        return JSON.createObjectNode().put("mode", mode.name());
     }
 
     private static java.util.OptionalInt givenId(JsonNode body) {

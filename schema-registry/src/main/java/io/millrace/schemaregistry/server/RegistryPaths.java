@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
  *   config                          {"compatibility":"FULL"} or empty      the global level
  *   config/&lt;subject&gt;                 {"compatibility":"NONE"}               a subject's own level
  *   mode                            READWRITE, READONLY or IMPORT (text)    absent: READWRITE
+ *   modes/&lt;subject&gt;                  READWRITE, READONLY or IMPORT (text)    a subject's own mode
  * </pre>
  *
  * <p>A new schema gets its id in one ZooKeeper transaction that bumps {@code id-sequence} (at the
@@ -35,6 +36,7 @@ public final class RegistryPaths {
     public static final String SUBJECTS = ROOT + "/subjects";
     public static final String CONFIG = ROOT + "/config";
     public static final String MODE = ROOT + "/mode";
+    public static final String MODES = ROOT + "/modes";
 
     private RegistryPaths() {
     }
@@ -61,6 +63,10 @@ public final class RegistryPaths {
 
     public static String config(String subject) {
         return CONFIG + "/" + encode(subject);
+    }
+
+    public static String mode(String subject) {
+        return MODES + "/" + encode(subject);
     }
 
     /** The subject a child of {@link #SUBJECTS} or {@link #CONFIG} is named for. */

@@ -39,7 +39,7 @@ public final class SchemaRegistry {
      * ids in mirrored records mean the same schema offline.
      */
     public int register(String subject, String schemaText, OptionalInt givenId) {
-        RegistryMode mode = store.mode();
+        RegistryMode mode = effectiveMode(subject);
         if (mode == RegistryMode.READONLY) {
             throw readOnly();
         }
@@ -111,6 +111,32 @@ public final class SchemaRegistry {
         store.setMode(mode);
     }
 
+    /** The subject's own mode, if it has one. */
+    public Optional<RegistryMode> subjectMode(String subject) {
+        return store.mode(subject);
+    }
+
+    public void setSubjectMode(String subject, RegistryMode mode) {
+        store.setMode(subject, mode);
+    }
+
+    /** Removes the subject's own mode and returns it. */
+    public RegistryMode deleteSubjectMode(String subject) {
+        RegistryMode mode = store.mode(subject).orElseThrow(() -> subjectModeNotConfigured(subject));
+        store.deleteMode(subject);
+        return mode;
+    }
+
+    /** What the subject accepts: its own mode, else the registry's. */
+    public RegistryMode effectiveMode(String subject) {
+        return store.mode(subject).orElseGet(store::mode);
+    }
+
+    static RegistryException subjectModeNotConfigured(String subject) {
+        return RegistryError.SUBJECT_LEVEL_MODE_NOT_CONFIGURED.exception("Subject '" + subject
+            + "' does not have subject-level mode configured");
+    }
+
     private static RegistryException readOnly() {
         return RegistryError.OPERATION_NOT_PERMITTED.exception("The registry is in READONLY mode");
     }
@@ -118,6 +144,12 @@ public final class SchemaRegistry {
     private void ensureWritable() {
         if (store.mode() == RegistryMode.READONLY) {
             throw readOnly();
+        }
+    }
+
+    private void ensureWritable(String subject) {
+        if (effectiveMode(subject) == RegistryMode.READONLY) {
+            throw RegistryError.OPERATION_NOT_PERMITTED.exception("Subject '" + subject + "' is in READONLY mode");
         }
     }
 
@@ -207,7 +239,7 @@ public final class SchemaRegistry {
 
     /** Soft-deletes every live version of {@code subject}, or, when {@code permanent}, removes its soft-deleted ones. */
     public List<Integer> deleteSubject(String subject, boolean permanent) {
-        ensureWritable();
+        ensureWritable(subject);
         List<SubjectVersion> versions = store.versions(subject);
         if (versions.isEmpty()) {
             throw subjectNotFound(subject);
@@ -231,7 +263,7 @@ public final class SchemaRegistry {
 
     /** Soft-deletes one version, or, when {@code permanent}, removes a soft-deleted one. */
     public int deleteVersion(String subject, String version, boolean permanent) {
-        ensureWritable();
+        ensureWritable(subject);
         SubjectVersion found = find(subject, version, true);
         if (permanent) {
             if (!found.deleted()) {
@@ -277,7 +309,7 @@ public final class SchemaRegistry {
     }
 
     public void setSubjectLevel(String subject, CompatibilityLevel level) {
-        ensureWritable();
+        ensureWritable(subject);
         store.setCompatibility(subject, level);
     }
 

@@ -191,6 +191,34 @@ public final class SchemaStore implements AutoCloseable {
         });
     }
 
+    /** The mode set for {@code subject} alone, if any. */
+    public Optional<RegistryMode> mode(String subject) {
+        return call(() -> {
+            try {
+                return Optional.of(RegistryMode.parse(new String(client.getData().forPath(RegistryPaths.mode(subject)),
+                    StandardCharsets.UTF_8)));
+            } catch (KeeperException.NoNodeException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    public void setMode(String subject, RegistryMode mode) {
+        byte[] data = mode.name().getBytes(StandardCharsets.UTF_8);
+        call(() -> client.create().orSetData().creatingParentsIfNeeded().forPath(RegistryPaths.mode(subject), data));
+    }
+
+    public void deleteMode(String subject) {
+        call(() -> {
+            try {
+                client.delete().forPath(RegistryPaths.mode(subject));
+            } catch (KeeperException.NoNodeException e) {
+                // nothing was set
+            }
+            return null;
+        });
+    }
+
     /** The level set for {@code subject}, or the global one when {@code subject} is null. */
     public Optional<CompatibilityLevel> compatibility(String subject) {
         String path = subject == null ? RegistryPaths.CONFIG : RegistryPaths.config(subject);
