@@ -30,7 +30,7 @@ import java.util.Optional;
  * POST   /compatibility/subjects/{s}/versions[/{v|latest}]   {"is_compatible": true} (?verbose=true: "messages")
  * GET    /config[/{s}]                               {"compatibilityLevel": "BACKWARD"}
  * PUT    /config[/{s}]                               {"compatibility": "FULL"}
- * DELETE /config/{s}                                 {"compatibilityLevel": "FULL"}
+ * DELETE /config[/{s}]                               {"compatibilityLevel": "FULL"}   the level removed
  * GET    /mode[/{s}]                                 {"mode": "READWRITE"}    (a subject's: ?defaultToGlobal=true)
  * PUT    /mode[/{s}]                                 {"mode": "IMPORT"}       READWRITE, READONLY or IMPORT
  * DELETE /mode/{s}                                   {"mode": "IMPORT"}       the subject's own mode, removed
@@ -157,12 +157,8 @@ public final class RegistryApi {
         return switch (request.method()) {
             case "GET" -> respond(level("compatibilityLevel", readLevel(subject, request.flag("defaultToGlobal"))));
             case "PUT" -> respond(level("compatibility", writeLevel(subject, request.jsonBody())));
-            case "DELETE" -> {
-                if (subject == null) {
-                    throw methodNotAllowed(request);
-                }
-                yield respond(level("compatibilityLevel", registry.deleteSubjectLevel(subject)));
-            }
+            case "DELETE" -> respond(level("compatibilityLevel",
+                subject == null ? registry.deleteGlobalLevel() : registry.deleteSubjectLevel(subject)));
             default -> throw methodNotAllowed(request);
         };
     }

@@ -313,6 +313,14 @@ public final class SchemaRegistry {
         store.setCompatibility(subject, level);
     }
 
+    /** Removes the global level set by PUT /config, returning it; the configured default applies again. */
+    public CompatibilityLevel deleteGlobalLevel() {
+        ensureWritable();
+        CompatibilityLevel level = globalLevel();
+        store.deleteCompatibility(null);
+        return level;
+    }
+
     /** Removes the subject's own level and returns it. */
     public CompatibilityLevel deleteSubjectLevel(String subject) {
         CompatibilityLevel level = store.compatibility(subject).orElseThrow(() -> subjectNotFound(subject));

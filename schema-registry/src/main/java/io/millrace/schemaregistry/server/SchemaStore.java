@@ -231,7 +231,13 @@ public final class SchemaStore implements AutoCloseable {
         call(() -> client.create().orSetData().forPath(path, JSON.writeValueAsBytes(node)));
     }
 
+    /** Removes the level of {@code subject}, or, when it is null, the global one (the configured default applies again). */
     public void deleteCompatibility(String subject) {
+        if (subject == null) {
+            // the global level's znode is also the parent of every subject's: emptied, not deleted
+            call(() -> client.setData().forPath(RegistryPaths.CONFIG, new byte[0]));
+            return;
+        }
         call(() -> {
             try {
                 client.delete().forPath(RegistryPaths.config(subject));

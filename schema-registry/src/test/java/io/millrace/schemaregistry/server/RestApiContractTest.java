@@ -276,12 +276,18 @@ public class RestApiContractTest {
     }
 
     @Test
-    public void theGlobalLevelCanBeChanged() {
+    public void theGlobalLevelCanBeChangedAndRemovedLeavingSubjectLevelsAsTheyAre() {
+        String subject = newSubject();
+        http.put("/config/" + subject, "{\"compatibility\":\"NONE\"}");
         try {
             assertEquals("{\"compatibility\":\"FULL_TRANSITIVE\"}", http.put("/config", "{\"compatibility\":\"FULL_TRANSITIVE\"}").body().toString());
             assertEquals("{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}", http.get("/config").body().toString());
+            assertEquals("{\"compatibilityLevel\":\"FULL_TRANSITIVE\"}", http.delete("/config").body().toString());
+            assertEquals("the configured default again", "{\"compatibilityLevel\":\"BACKWARD\"}", http.get("/config").body().toString());
+            assertEquals("{\"compatibilityLevel\":\"NONE\"}", http.get("/config/" + subject).body().toString());
         } finally {
             http.put("/config", "{\"compatibility\":\"BACKWARD\"}");
+            http.delete("/config/" + subject);
         }
     }
 
