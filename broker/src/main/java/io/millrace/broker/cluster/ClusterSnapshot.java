@@ -178,6 +178,18 @@ public final class ClusterSnapshot {
         return topicConfigZxids.getOrDefault(topic, -1L);
     }
 
+    /**
+     * Every broker id the cluster is known to have: the live brokers and every broker a partition is
+     * assigned to, live or not. More than are live when brokers are down.
+     */
+    public java.util.Set<Integer> knownBrokers() {
+        java.util.Set<Integer> known = new TreeSet<>(brokers.keySet());
+        for (TopicMetadata topic : topics.values()) {
+            topic.replicas().values().forEach(known::addAll);
+        }
+        return known;
+    }
+
     /** The partitions with a replica on {@code brokerId} (leader or follower), whether it is live or not. */
     public SortedSet<TopicPartition> partitionsAssignedTo(int brokerId) {
         SortedSet<TopicPartition> mine = new TreeSet<>();

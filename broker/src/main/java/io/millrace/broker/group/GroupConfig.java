@@ -54,8 +54,10 @@ public final class GroupConfig extends AbstractConfig {
 
     public static final String OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG = "offsets.topic.replication.factor";
     private static final String OFFSETS_TOPIC_REPLICATION_FACTOR_DOC = "The replication factor of __consumer_offsets. "
-        + "Commits are answered once every in-sync replica has them. With fewer live brokers when the topic is created, "
-        + "it gets one replica per live broker and a WARN says so (Kafka refuses to create it instead).";
+        + "Commits are answered once every in-sync replica has them. The topic is made on the first FindCoordinator: "
+        + "while fewer brokers are live and some partition is assigned to a broker that is down, it waits for them, "
+        + "as Kafka does; in a cluster that never had that many brokers it gets one replica per live broker and a "
+        + "WARN says so, where Kafka refuses to create it.";
 
     public static final String OFFSETS_TOPIC_SEGMENT_BYTES_CONFIG = "offsets.topic.segment.bytes";
     private static final String OFFSETS_TOPIC_SEGMENT_BYTES_DOC = "The segment size of __consumer_offsets. Segments "

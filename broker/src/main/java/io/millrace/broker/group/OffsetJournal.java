@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
 final class OffsetJournal {
 
     private static final Logger LOG = LoggerFactory.getLogger(OffsetJournal.class);
+    private static final long WAIT_WARNING_INTERVAL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
     private final OffsetsTopicAccess access;
     private final GroupConfig config;
@@ -54,6 +56,7 @@ final class OffsetJournal {
     private final Set<Integer> loading = ConcurrentHashMap.newKeySet();
     private final Set<Integer> revalidating = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean creating = new AtomicBoolean();
+    private final AtomicLong lastWaitWarningNanos = new AtomicLong();
 
     OffsetJournal(OffsetsTopicAccess access, GroupConfig config, OffsetRegistry registry, JournalMarks marks, Time time,
                   Executor registryThread) {
@@ -87,6 +90,17 @@ final class OffsetJournal {
         return jp != null && stillLeading(snapshot, jp.partition);
     }
 
+    private void warnWaitingForBrokers(ClusterSnapshot snapshot) {
+        long now = System.nanoTime();
+        long last = lastWaitWarningNanos.get();
+        if ((last == 0 || now - last > WAIT_WARNING_INTERVAL_NANOS) && lastWaitWarningNanos.compareAndSet(last, now)) {
+            LOG.warn("Not creating {} yet: {} of the cluster's brokers {} are live, fewer than {}={}; groups get "
+                    + "COORDINATOR_NOT_AVAILABLE, which clients retry, until enough are back", OffsetsTopic.NAME,
+                snapshot.liveBrokers().size(), snapshot.knownBrokers(), GroupConfig.OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG,
+                config.offsetsTopicReplicationFactor());
+        }
+    }
+
     /** Whether the topic exists and every partition of it this broker leads is loaded here. */
     boolean allLedLoaded() {
         ClusterSnapshot snapshot = access.metadata().snapshot();
@@ -103,11 +117,30 @@ final class OffsetJournal {
         return true;
     }
 
+    /**
+     * How many replicas {@code __consumer_offsets} gets when it is created now, or 0 to wait. A cluster
+     * known to have had {@code wanted} brokers waits for them, as Kafka does: a topic made while some are
+     * down would stay under-replicated for good, and with {@code min.insync.replicas} above its replica
+     * count every commit would fail while one of them is down. A cluster that never had that many (a
+     * single broker for development) gets one replica per live broker.
+     */
+    static int replicationFactorToCreate(int wanted, int live, int known) {
+        if (live == 0 || (live < wanted && known >= wanted)) {
+            return 0;
+        }
+        return Math.min(wanted, live);
+    }
+
     private void ensureTopic(ClusterSnapshot snapshot) {
-        if (snapshot.liveBrokers().isEmpty() || !creating.compareAndSet(false, true)) {
+        int replicationFactor = replicationFactorToCreate(config.offsetsTopicReplicationFactor(),
+            snapshot.liveBrokers().size(), snapshot.knownBrokers().size());
+        if (replicationFactor == 0) {
+            warnWaitingForBrokers(snapshot);
             return;
         }
-        int replicationFactor = Math.min(config.offsetsTopicReplicationFactor(), snapshot.liveBrokers().size());
+        if (!creating.compareAndSet(false, true)) {
+            return;
+        }
         if (replicationFactor < config.offsetsTopicReplicationFactor()) {
             LOG.warn("Creating {} with replication factor {}: only {} brokers are live, fewer than {}={}", OffsetsTopic.NAME,
                 replicationFactor, replicationFactor, GroupConfig.OFFSETS_TOPIC_REPLICATION_FACTOR_CONFIG,
