@@ -152,6 +152,21 @@ public final class LeaderEpochCache {
         return latestEpoch;
     }
 
+    /**
+     * The epoch whose records hold {@code offset}: that of the last entry beginning at or before it, as
+     * Kafka's ListOffsets answers with an offset; {@link #UNDEFINED_EPOCH} when none does.
+     */
+    public synchronized int epochForOffset(long offset) {
+        int found = UNDEFINED_EPOCH;
+        for (EpochEntry entry : epochs.values()) {
+            if (entry.startOffset() > offset) {
+                break;
+            }
+            found = entry.epoch();
+        }
+        return found;
+    }
+
     /** Every entry, ascending. */
     public synchronized List<EpochEntry> entries() {
         return List.copyOf(epochs.values());

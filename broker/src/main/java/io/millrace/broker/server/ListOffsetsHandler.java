@@ -27,7 +27,9 @@ import java.util.Optional;
  * -3 (version 7 and later) the first record carrying the largest timestamp, with that timestamp,
  * or offset and timestamp -1 for a log without records. Below version 7, where Kafka's clients
  * never send -3 (they fail the lookup with an UnsupportedVersionException instead), a -3 is
- * answered UNSUPPORTED_VERSION for its partition. Other negative timestamps: INVALID_REQUEST.
+ * answered UNSUPPORTED_VERSION for its partition. Other negative timestamps: INVALID_REQUEST. From
+ * version 4 each offset comes with a leader epoch: the partition's current one with the high watermark,
+ * otherwise that of the records at the offset, from the log's leader epochs.
  */
 final class ListOffsetsHandler implements ApiHandler {
 
@@ -71,12 +73,15 @@ final class ListOffsetsHandler implements ApiHandler {
             Log log = partitions.leaderLog(snapshot, topic, index);
             Optional<Partition> replicated = replicas.partition(snapshot, new TopicPartition(topic, index));
             if (replicated.isPresent() && partition.timestamp() == ListOffsetsRequest.LATEST_TIMESTAMP) {
-                return new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, replicated.get().highWatermark(), -1);
+                return new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, replicated.get().highWatermark(),
+                    replicated.get().leaderEpoch());
             }
             Optional<TimestampAndOffset> found = maxTimestamp
                 ? log.offsetOfMaxTimestamp()
                 : log.offsetForTimestamp(logTimestamp(partition.timestamp()));
-            return found.map(f -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), f.timestamp(), f.offset(), -1))
+            // With each offset the epoch of its records, as Kafka's consumer keeps it to validate the position it sets
+            return found.map(f -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), f.timestamp(), f.offset(),
+                    log.leaderEpochCache().epochForOffset(f.offset())))
                 .orElseGet(() -> new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, -1L, -1));
         } catch (RuntimeException e) {
             return new ListOffsetsPartitionResponse(index, ServerErrors.forException(e).code(), -1L, -1L, -1);

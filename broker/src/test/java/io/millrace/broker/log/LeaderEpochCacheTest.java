@@ -102,6 +102,19 @@ public class LeaderEpochCacheTest {
     }
 
     @Test
+    public void theEpochOfAnOffsetIsThatOfTheLastEntryBeginningAtOrBeforeIt() throws IOException {
+        LeaderEpochCache cache = cache();
+        assertEquals(LeaderEpochCache.UNDEFINED_EPOCH, cache.epochForOffset(0));
+        cache.assign(1, 10);
+        cache.assign(4, 25);
+        assertEquals("before every entry", LeaderEpochCache.UNDEFINED_EPOCH, cache.epochForOffset(9));
+        assertEquals(1, cache.epochForOffset(10));
+        assertEquals(1, cache.epochForOffset(24));
+        assertEquals(4, cache.epochForOffset(25));
+        assertEquals(4, cache.epochForOffset(1_000));
+    }
+
+    @Test
     public void truncationFromTheEndRemovesTheEpochsStartingAtOrAfterIt() throws IOException {
         LeaderEpochCache cache = cache();
         cache.assign(1, 10);

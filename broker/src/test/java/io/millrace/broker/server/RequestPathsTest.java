@@ -138,6 +138,40 @@ public class RequestPathsTest {
     }
 
     @Test
+    public void listOffsetsGivesTheLeaderEpochOfEachOffsetFromVersion4() throws Exception {
+        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
+            // two replicas: a replicated partition's leader stamps its epoch on every batch, as Kafka's does
+            CreateTopicsResponse created = client.call(new CreateTopicsRequest(
+                List.of(new CreatableTopic("epoch-stamped", 1, (short) 2, List.of(), List.of())), 10_000, false), (short) 7);
+            assertEquals(Errors.NONE, created.topics().get(0).error());
+        }
+        CLUSTER.awaitLogs("epoch-stamped", 1);
+        int leader = CLUSTER.broker(0).cluster().metadata().snapshot().leader("epoch-stamped", 0);
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 256);
+        for (long timestamp : new long[] {3_000, 9_000}) {
+            builder.append(timestamp, null, "v".getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(Errors.NONE, produce(leader, "epoch-stamped", 0, builder.build()));
+        int epoch = CLUSTER.broker(leader).cluster().metadata().snapshot().partitionState("epoch-stamped", 0)
+            .orElseThrow().leaderEpoch();
+        try (RawClient client = new RawClient(CLUSTER.broker(leader).boundPort())) {
+            for (long target : new long[] {ListOffsetsRequest.EARLIEST_TIMESTAMP, ListOffsetsRequest.LATEST_TIMESTAMP, 5_000,
+                ListOffsetsRequest.MAX_TIMESTAMP}) {
+                ListOffsetsRequest request = new ListOffsetsRequest(-1, (byte) 0, List.of(new ListOffsetsRequest.ListOffsetsTopic(
+                    "epoch-stamped", List.of(new ListOffsetsRequest.ListOffsetsPartition(0, -1, target)))));
+                ListOffsetsResponse.ListOffsetsPartitionResponse answer = client.<ListOffsetsResponse>call(request, (short) 7)
+                    .topics().get(0).partitions().get(0);
+                assertEquals("target " + target, Errors.NONE.code(), answer.errorCode());
+                assertEquals("target " + target, epoch, answer.leaderEpoch());
+            }
+            ListOffsetsRequest none = new ListOffsetsRequest(-1, (byte) 0, List.of(new ListOffsetsRequest.ListOffsetsTopic(
+                "epoch-stamped", List.of(new ListOffsetsRequest.ListOffsetsPartition(0, -1, 10_000)))));
+            assertEquals("no offset, no epoch", -1,
+                client.<ListOffsetsResponse>call(none, (short) 7).topics().get(0).partitions().get(0).leaderEpoch());
+        }
+    }
+
+    @Test
     public void listOffsetsMaxTimestampIsServedFromVersion7AndUnsupportedBefore() throws Exception {
         CLUSTER.createTopic("max-timestamp", 1, Map.of());
         int leader = CLUSTER.broker(0).cluster().metadata().snapshot().leader("max-timestamp", 0);
