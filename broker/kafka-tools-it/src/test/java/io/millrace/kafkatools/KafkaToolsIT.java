@@ -379,6 +379,32 @@ public class KafkaToolsIT {
             consumed.lines().filter(l -> l.startsWith("k")).toList());
     }
 
+    @Test(timeout = 300_000)
+    public void theConsoleConsumerPrintsAGroupsStoredGenerationFromConsumerOffsets() throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "generations", "--partitions", "2", "--replication-factor", "2");
+        Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "group.id", "formatted",
+            "key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class,
+            "value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> member =
+                 new org.apache.kafka.clients.consumer.KafkaConsumer<>(props)) {
+            member.subscribe(List.of("generations"));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (member.assignment().size() < 2) {
+                assertTrue("the member was assigned both partitions", System.currentTimeMillis() < deadline);
+                member.poll(java.time.Duration.ofMillis(100));
+            }
+            String printed = tool(KafkaTool.CONSOLE_CONSUMER, "--topic", "__consumer_offsets", "--from-beginning",
+                "--formatter", "org.apache.kafka.tools.consumer.GroupMetadataMessageFormatter", "--timeout-ms", "10000")
+                .output();
+            String line = printed.lines().filter(l -> l.contains("\"group\":\"formatted\"")).reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no generation of group formatted in:\n" + printed));
+            assertTrue(line, line.contains("\"protocolType\":\"consumer\""));
+            assertTrue(line, line.contains("\"generation\":" + member.groupMetadata().generationId()));
+            assertTrue(line, line.contains("\"leader\":\"" + member.groupMetadata().memberId() + "\""));
+            assertTrue(line, line.contains("\"memberId\":\"" + member.groupMetadata().memberId() + "\""));
+        }
+    }
+
     private static KafkaTool.Run tool(String mainClass, String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("--bootstrap-server", bootstrap));
         all.addAll(List.of(args));

@@ -6,8 +6,9 @@ import io.millrace.common.protocol.message.JoinGroupResponse;
 import io.millrace.common.protocol.message.SyncGroupRequest;
 import io.millrace.common.protocol.message.SyncGroupResponse;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -24,54 +25,32 @@ import java.util.function.Consumer;
  * rejoined) gets the members' metadata, and the group waits in CompletingRebalance for the leader's
  * SyncGroup, whose assignments answer every member's SyncGroup.
  */
-final class ClassicGroup {
+final class ClassicGroup extends GroupGeneration {
 
-    private final String groupId;
-    private final GroupConfig config;
-    private final GroupMembers members = new GroupMembers();
-    private GroupState state = GroupState.EMPTY;
-    private int generationId;
-    private String protocolType;
-    private String protocolName;
-    private String leaderId;
     private long rebalanceDeadlineMs;
     /** The host of the JoinGroup being handled, under the lock; given to the member it adds. */
     private String joiningHost = "";
     private final InitialJoinDelay initialDelay;
+    private final GroupStore store;
+    /** Whether the leader's assignments are being stored: the group goes Stable once they are. */
+    private boolean storing;
 
     ClassicGroup(String groupId, GroupConfig config) {
-        this(groupId, config, InitialJoinDelay.Timer.TICK_ONLY);
+        this(groupId, config, InitialJoinDelay.Timer.TICK_ONLY, GroupStore.NONE);
     }
 
-    /** {@code timer} completes the initial rebalance delay on time rather than at the next tick. */
-    ClassicGroup(String groupId, GroupConfig config, InitialJoinDelay.Timer timer) {
-        this.groupId = groupId;
-        this.config = config;
+    /**
+     * {@code timer} completes the initial rebalance delay on time rather than at the next tick;
+     * {@code store} keeps each generation once its assignments are in.
+     */
+    ClassicGroup(String groupId, GroupConfig config, InitialJoinDelay.Timer timer, GroupStore store) {
+        super(groupId, config);
+        this.store = store;
         this.initialDelay = new InitialJoinDelay(config.initialRebalanceDelayMs(), timer, this::completeDelayedJoin);
     }
 
     private synchronized void completeDelayedJoin(long nowMs) {
         tryCompleteJoin(nowMs, true);
-    }
-
-    String groupId() {
-        return groupId;
-    }
-
-    synchronized GroupState state() {
-        return state;
-    }
-
-    synchronized int generationId() {
-        return generationId;
-    }
-
-    synchronized String leaderId() {
-        return leaderId;
-    }
-
-    synchronized List<String> memberIds() {
-        return members.ids();
     }
 
     /**
@@ -165,7 +144,14 @@ final class ClassicGroup {
                 // change of the group's protocol calls for a rebalance, as in Kafka
                 if (members.chooseProtocol(leaderId).equals(protocolName)) {
                     boolean leader = newId.equals(leaderId);
-                    answer.accept(joinAnswer(replacement, leader, leader && state == GroupState.STABLE));
+                    JoinGroupResponse joined = joinAnswer(replacement, leader, leader && state == GroupState.STABLE);
+                    if (state == GroupState.COMPLETING_REBALANCE) {
+                        answer.accept(joined); // the generation is stored with the new id once assigned
+                        return;
+                    }
+                    // stored before the answer, as in Kafka, so a coordinator taking over knows the new id
+                    store.store(groupId, generationRecord(members.assignments(), nowMs)).whenComplete((ok, failure) -> answer.accept(
+                            failure == null ? joined : GroupResponses.joinError(GroupResponses.storeError(failure), newId)));
                 } else {
                     replacement.awaitingJoin = answer;
                     prepareRebalance(nowMs);
@@ -252,6 +238,7 @@ final class ClassicGroup {
             state = GroupState.EMPTY;
             protocolName = null;
             leaderId = null;
+            store.store(groupId, null);
             return;
         }
         if (leaderId == null || !members.contains(leaderId)) {
@@ -268,17 +255,6 @@ final class ClassicGroup {
             m.awaitingJoin = null;
             answer.accept(joinAnswer(m, m.memberId.equals(leaderId), false));
         }
-    }
-
-    private JoinGroupResponse joinAnswer(GroupMember member, boolean asLeader, boolean skipAssignment) {
-        List<JoinGroupResponse.Member> list = new ArrayList<>();
-        if (asLeader) {
-            for (GroupMember m : members.all()) {
-                list.add(new JoinGroupResponse.Member(m.memberId, m.groupInstanceId, m.metadataFor(protocolName).duplicate()));
-            }
-        }
-        return new JoinGroupResponse(0, Errors.NONE.code(), generationId, protocolType, protocolName, leaderId,
-            skipAssignment, member.memberId, list);
     }
 
     /** Handles a SyncGroup; {@code answer} is called now or when the leader's assignments arrive. */
@@ -300,17 +276,43 @@ final class ClassicGroup {
             return;
         }
         member.awaitingSync = answer;
-        if (member.memberId.equals(leaderId) && state == GroupState.COMPLETING_REBALANCE) {
+        if (member.memberId.equals(leaderId) && state == GroupState.COMPLETING_REBALANCE && !storing) {
+            Map<String, ByteBuffer> assigned = new HashMap<>();
             for (SyncGroupRequest.Assignment a : sync.assignments()) {
-                GroupMember target = members.get(a.memberId());
-                if (target != null) {
-                    target.assignment = GroupResponses.copy(a.assignment());
+                if (members.contains(a.memberId())) {
+                    assigned.put(a.memberId(), GroupResponses.copy(a.assignment()));
                 }
             }
-            state = GroupState.STABLE;
+            storing = true;
+            int generation = generationId;
+            store.store(groupId, generationRecord(assigned, nowMs)).whenComplete((ok, failure) -> stored(generation, assigned, failure, nowMs));
+        }
+    }
+
+    /**
+     * The generation's assignments are stored, or could not be: the members get them and the group is
+     * Stable, or, as in Kafka, they get the error and the group rebalances. A rebalance begun
+     * meanwhile has answered them already.
+     */
+    private synchronized void stored(int generation, Map<String, ByteBuffer> assigned, Throwable failure, long nowMs) {
+        storing = false;
+        if (state != GroupState.COMPLETING_REBALANCE || generationId != generation) {
+            return;
+        }
+        if (failure != null) {
+            Errors error = GroupResponses.storeError(failure);
             for (GroupMember m : members.all()) {
-                answerSync(m, Errors.NONE, m.assignment);
+                answerSync(m, error, ByteBuffer.allocate(0));
             }
+            prepareRebalance(nowMs);
+            return;
+        }
+        for (GroupMember m : members.all()) {
+            m.assignment = assigned.getOrDefault(m.memberId, ByteBuffer.allocate(0));
+        }
+        state = GroupState.STABLE;
+        for (GroupMember m : members.all()) {
+            answerSync(m, Errors.NONE, m.assignment);
         }
     }
 
@@ -326,21 +328,6 @@ final class ClassicGroup {
             answer.accept(error == Errors.NONE ? syncAnswer(assignment)
                 : GroupResponses.syncError(error));
         }
-    }
-
-    private SyncGroupResponse syncAnswer(ByteBuffer assignment) {
-        return new SyncGroupResponse(0, Errors.NONE.code(), protocolType, protocolName, assignment.duplicate());
-    }
-
-    private Errors checkMember(GroupMember member, int generation, String instanceId, String memberId) {
-        Errors fenced = members.statics().check(instanceId, memberId);
-        if (fenced == Errors.FENCED_INSTANCE_ID) {
-            return fenced;
-        }
-        if (state == GroupState.DEAD || member == null) {
-            return Errors.UNKNOWN_MEMBER_ID;
-        }
-        return generation == generationId ? Errors.NONE : Errors.ILLEGAL_GENERATION;
     }
 
     /** Handles a Heartbeat: REBALANCE_IN_PROGRESS tells the member to rejoin. */
@@ -462,36 +449,4 @@ final class ClassicGroup {
         state = GroupState.DEAD;
     }
 
-    /** Whether the group has neither members nor members waiting to join with the id they were given. */
-    synchronized boolean isIdle() {
-        return members.isEmpty() && !members.hasPending();
-    }
-
-    /**
-     * What DescribeGroups reports, copied under the lock. As in Kafka, members' metadata and
-     * assignments and the protocol name are given only while the group is Stable.
-     */
-    synchronized GroupDescription describe() {
-        boolean stable = state == GroupState.STABLE;
-        List<GroupDescription.Member> list = members.describe(stable ? protocolName : null);
-        return new GroupDescription(groupId, state, protocolType == null ? "" : protocolType,
-            stable ? protocolName : "", list);
-    }
-
-    /** Every member's metadata for every protocol it offers: what its subscription can be read from. */
-    synchronized List<ByteBuffer> memberMetadata() {
-        return members.metadata();
-    }
-
-    /**
-     * Marks an empty group dead so it can be dropped from memory (its offsets stay in ZooKeeper); a
-     * join that still holds it goes to the fresh group that replaces it ({@link #join} returns false).
-     */
-    synchronized boolean retireIfIdle() {
-        if (state == GroupState.EMPTY && !members.hasPending()) {
-            state = GroupState.DEAD;
-            return true;
-        }
-        return false;
-    }
 }

@@ -76,7 +76,8 @@ public final class GroupCoordinator implements AutoCloseable {
         this.markers = new GroupMarkers(nodes, time);
         this.timer = daemon("millrace-broker-" + brokerId + "-group-timer");
         this.registryThread = daemon("millrace-broker-" + brokerId + "-group-offsets");
-        this.journal = new OffsetJournal(journal, config, offsets, new JournalMarks(curator), time, registryThread);
+        this.journal = new OffsetJournal(journal, config, offsets, new JournalMarks(curator), time, registryThread,
+            this::restoreGroups);
     }
 
     private static ScheduledExecutorService daemon(String name) {
@@ -267,7 +268,58 @@ public final class GroupCoordinator implements AutoCloseable {
         if (!isCoordinatorOf(groupId)) {
             return Optional.empty();
         }
-        return Optional.of(groups.computeIfAbsent(groupId, id -> new ClassicGroup(id, config, this::afterDelay)));
+        return Optional.of(groups.computeIfAbsent(groupId, this::newGroup));
+    }
+
+    private ClassicGroup newGroup(String groupId) {
+        return new ClassicGroup(groupId, config, this::afterDelay, this::storeGeneration);
+    }
+
+    /**
+     * Appends the group's generation to its partition of the offsets topic; completes on the timer
+     * thread, never on the thread that replicated it, so the group's lock is not taken under the
+     * replica's.
+     */
+    private CompletableFuture<Void> storeGeneration(String groupId, GroupMetadataRecord record) {
+        CompletableFuture<Void> stored = journal.storeGroup(groupId, record == null ? null : record.value());
+        if (record == null) {
+            stored.whenComplete((ok, failure) -> {
+                if (failure != null) {
+                    LOG.debug("Could not record that group {} has no generation: {}", groupId, failure.toString());
+                }
+            });
+        }
+        return stored.thenApplyAsync(ok -> ok, timer);
+    }
+
+    /**
+     * Registry thread, as a partition of the offsets topic is loaded: its groups' stored generations
+     * become the groups here, Stable with their members, who reach this coordinator with the ids and
+     * generation they had and so go on without a rebalance, as on Kafka.
+     */
+    private void restoreGroups(int partition, Map<String, JournalPartition.StoredGroup> stored) {
+        long now = nowMs();
+        stored.forEach((groupId, generation) -> {
+            GroupMetadataRecord record;
+            try {
+                record = GroupMetadataRecord.decode(java.nio.ByteBuffer.wrap(generation.value()));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Group {}'s generation in {}-{} at offset {} is unreadable; its members join again: {}", groupId,
+                    OffsetsTopic.NAME, partition, generation.logOffset(), e.getMessage());
+                return;
+            }
+            if (record.members().isEmpty()) {
+                return;
+            }
+            ClassicGroup group = newGroup(groupId);
+            group.restore(record, now);
+            ClassicGroup replaced = groups.put(groupId, group);
+            if (replaced != null) {
+                replaced.unload();
+            }
+            LOG.info("Took over group {} at generation {} with {} members", groupId, record.generation(),
+                record.members().size());
+        });
     }
 
     /**
@@ -358,7 +410,7 @@ public final class GroupCoordinator implements AutoCloseable {
             journal.refresh();
             long now = nowMs();
             for (ClassicGroup group : groups.values()) {
-                if (!isCoordinatorOf(group.groupId())) {
+                if (!isCoordinatorOf(group.groupId()) && !journal.isLoading(group.groupId())) {
                     LOG.info("Group {} is now coordinated by broker {}; dropping it here", group.groupId(),
                         coordinatorOf(group.groupId()).map(BrokerInfo::id).orElse(-1));
                     group.unload();

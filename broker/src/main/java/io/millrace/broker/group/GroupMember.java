@@ -34,6 +34,25 @@ final class GroupMember {
         update(join);
     }
 
+    /** A member of a generation another coordinator formed, read back from its group metadata record. */
+    GroupMember(GroupMetadataRecord.Member stored, String protocol) {
+        this.memberId = stored.memberId();
+        this.groupInstanceId = stored.groupInstanceId();
+        this.clientId = stored.clientId();
+        this.clientHost = stored.clientHost();
+        this.sessionTimeoutMs = stored.sessionTimeoutMs();
+        this.rebalanceTimeoutMs = stored.rebalanceTimeoutMs();
+        // only the chosen protocol's metadata is kept, as in Kafka
+        this.protocols = List.of(new JoinGroupRequest.Protocol(protocol, stored.subscription()));
+        this.assignment = stored.assignment();
+    }
+
+    /** The member as its generation's group metadata record holds it, with {@code assigned} as its assignment. */
+    GroupMetadataRecord.Member stored(String protocol, ByteBuffer assigned) {
+        return new GroupMetadataRecord.Member(memberId, groupInstanceId, clientId, clientHost, rebalanceTimeoutMs,
+            sessionTimeoutMs, metadataFor(protocol).duplicate(), assigned.duplicate());
+    }
+
     void update(JoinGroupRequest join) {
         this.sessionTimeoutMs = join.sessionTimeoutMs();
         this.rebalanceTimeoutMs = join.effectiveRebalanceTimeoutMs();

@@ -170,6 +170,34 @@ final class GroupMembers {
         }
     }
 
+    /** Each member's current assignment. */
+    Map<String, ByteBuffer> assignments() {
+        Map<String, ByteBuffer> assignments = new HashMap<>();
+        members.values().forEach(m -> assignments.put(m.memberId, m.assignment));
+        return assignments;
+    }
+
+    /** The generation as its group metadata record keeps it, each member with its assignment in {@code assigned}. */
+    List<GroupMetadataRecord.Member> stored(String protocol, Map<String, ByteBuffer> assigned) {
+        List<GroupMetadataRecord.Member> stored = new ArrayList<>();
+        for (GroupMember m : all()) {
+            stored.add(m.stored(protocol, assigned.getOrDefault(m.memberId, ByteBuffer.allocate(0))));
+        }
+        return stored;
+    }
+
+    /** Adds the members of a generation read back from its record, each with a session's time from {@code nowMs}. */
+    void restore(List<GroupMetadataRecord.Member> stored, String protocol, long nowMs) {
+        for (GroupMetadataRecord.Member s : stored) {
+            GroupMember member = new GroupMember(s, protocol);
+            member.touch(nowMs);
+            add(member);
+            if (member.groupInstanceId != null) {
+                statics.put(member.groupInstanceId, member.memberId);
+            }
+        }
+    }
+
     /**
      * The members as DescribeGroups reports them: with their metadata for {@code stableProtocol} and
      * their assignments while the group is Stable, without both otherwise ({@code stableProtocol} null).

@@ -21,6 +21,20 @@ final class GroupResponses {
         return new SyncGroupResponse(0, error.code(), null, null, ByteBuffer.allocate(0));
     }
 
+    /**
+     * What the members are told when their generation could not be stored, as Kafka tells them: to
+     * find the coordinator again when this broker no longer leads the group's partition, else to retry.
+     */
+    static Errors storeError(Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            ? failure.getCause() : failure;
+        Errors error = cause instanceof io.millrace.common.protocol.ApiException api ? api.error() : Errors.UNKNOWN_SERVER_ERROR;
+        return switch (error) {
+            case NOT_COORDINATOR, NOT_LEADER_OR_FOLLOWER, KAFKA_STORAGE_ERROR -> Errors.NOT_COORDINATOR;
+            default -> Errors.COORDINATOR_NOT_AVAILABLE;
+        };
+    }
+
     /** A copy that outlives the request buffer {@code source} was parsed from. */
     static ByteBuffer copy(ByteBuffer source) {
         ByteBuffer copy = ByteBuffer.allocate(source.remaining());

@@ -32,14 +32,21 @@ final class JournalPartition {
     record Flush(Map<Key, Unwritten> entries, long mark) {
     }
 
+    /** A group's latest generation in the log: its group metadata record's value and offset. */
+    record StoredGroup(byte[] value, long logOffset) {
+    }
+
     final int partition;
     /** The leader epoch it was loaded or last confirmed in. */
     volatile int leaderEpoch;
     private final Map<Key, Unwritten> unwritten = new HashMap<>();
+    private final Map<String, StoredGroup> groups = new HashMap<>();
     /** Registry thread only. */
     long mark;
     /** Registry thread only. */
     int markVersion;
+    /** Registry thread only. */
+    private long rewrittenEnd;
 
     JournalPartition(int partition, int leaderEpoch, long mark, int markVersion) {
         this.partition = partition;
@@ -59,6 +66,50 @@ final class JournalPartition {
             long first = replaced == null ? firstOffset : replaced.firstLogOffset();
             unwritten.put(key, new Unwritten(e.getValue(), lastOffset, first));
         }
+    }
+
+    /** Records a group's generation appended at {@code logOffset} (null: it has none); under this object's lock. */
+    void groupAppended(String group, byte[] value, long logOffset) {
+        if (value == null) {
+            groups.remove(group);
+        } else {
+            groups.put(group, new StoredGroup(value, logOffset));
+        }
+    }
+
+    /** The offset of the oldest latest generation, or {@code Long.MAX_VALUE} when no group has one. */
+    synchronized long oldestGroupOffset() {
+        return groups.values().stream().mapToLong(StoredGroup::logOffset).min().orElse(Long.MAX_VALUE);
+    }
+
+    /** The generations whose records lie below {@code offset}; under this object's lock. */
+    Map<String, byte[]> groupsBelow(long offset) {
+        Map<String, byte[]> below = new HashMap<>();
+        groups.forEach((group, stored) -> {
+            if (stored.logOffset() < offset) {
+                below.put(group, stored.value());
+            }
+        });
+        return below;
+    }
+
+    /** Registry thread: the end of the last rewrite of generations; the log is not trimmed before it is replicated. */
+    long rewrittenEnd() {
+        return rewrittenEnd;
+    }
+
+    void rewritten(long end) {
+        rewrittenEnd = end;
+    }
+
+    /** Whether the log holds a generation of the group. */
+    synchronized boolean hasGroup(String group) {
+        return groups.containsKey(group);
+    }
+
+    /** The latest generation of every group with one. */
+    synchronized Map<String, StoredGroup> groups() {
+        return Map.copyOf(groups);
     }
 
     /**

@@ -13,17 +13,18 @@ import java.nio.ByteBuffer;
 import java.util.Collections;
 
 /**
- * Reads a partition of the offsets topic from the registry's mark to its end into a
- * {@link JournalPartition}, the latest record of each group's partition winning, as a new leader
- * must before it coordinates the partition's groups. Records of other kinds are skipped.
+ * Reads a partition of the offsets topic into a {@link JournalPartition}, as a new leader must before
+ * it coordinates the partition's groups: the commits from the registry's mark to the end, the latest
+ * record of each group's partition winning, and each group's latest generation from the start of the
+ * log (the log is trimmed only below the generations still needed, see {@link OffsetJournal}).
  */
 final class JournalReplay {
 
     private static final int READ_BYTES = 1 << 20;
 
-    /** Replays the records of {@code log} from {@code from}; returns how many commits it found. */
+    /** Replays the commits of {@code log} from {@code from} and its generations; returns how many commits it found. */
     int replay(Log log, long from, JournalPartition into) {
-        long position = from;
+        long position = Math.min(log.logStartOffset(), from);
         long end = log.logEndOffset();
         int found = 0;
         while (position < end) {
@@ -52,11 +53,24 @@ final class JournalReplay {
         }
     }
 
+    private static byte[] bytes(ByteBuffer value) {
+        byte[] bytes = new byte[value.remaining()];
+        value.duplicate().get(bytes);
+        return bytes;
+    }
+
     private static int replayBatch(RecordBatch batch, long from, JournalPartition into) {
         int found = 0;
         try (RecordIterator records = batch.records()) {
             while (records.hasNext()) {
                 Record record = records.next();
+                String group = record.hasKey() ? GroupMetadataRecord.groupOf(record.key()) : null;
+                if (group != null) {
+                    synchronized (into) {
+                        into.groupAppended(group, record.hasValue() ? bytes(record.value()) : null, record.offset());
+                    }
+                    continue;
+                }
                 if (record.offset() < from) {
                     continue;
                 }

@@ -58,8 +58,16 @@ final class OffsetJournal {
     private final AtomicBoolean creating = new AtomicBoolean();
     private final AtomicLong lastWaitWarningNanos = new AtomicLong();
 
+    /** Called once a partition is loaded here, with its groups' latest generations, before it serves them. */
+    interface LoadListener {
+        void loaded(int partition, Map<String, JournalPartition.StoredGroup> groups);
+    }
+
+    private final LoadListener onLoaded;
+
     OffsetJournal(OffsetsTopicAccess access, GroupConfig config, OffsetRegistry registry, JournalMarks marks, Time time,
-                  Executor registryThread) {
+                  Executor registryThread, LoadListener onLoaded) {
+        this.onLoaded = onLoaded;
         this.access = access;
         this.config = config;
         this.registry = registry;
@@ -88,6 +96,12 @@ final class OffsetJournal {
         }
         JournalPartition jp = led.get(OffsetsTopic.partitionFor(groupId, partitions));
         return jp != null && stillLeading(snapshot, jp.partition);
+    }
+
+    /** Whether the group's partition is being loaded here: its groups are being restored. */
+    boolean isLoading(String groupId) {
+        int partitions = access.metadata().partitionCount(OffsetsTopic.NAME);
+        return partitions > 0 && loading.contains(OffsetsTopic.partitionFor(groupId, partitions));
     }
 
     private void warnWaitingForBrokers(ClusterSnapshot snapshot) {
@@ -167,6 +181,28 @@ final class OffsetJournal {
      * the in-sync replicas, or fails NOT_COORDINATOR when this broker does not lead it.
      */
     CompletableFuture<Void> append(String groupId, Map<TopicPartition, OffsetRegistry.Committed> offsets) {
+        return append(groupId, OffsetsTopic.batch(groupId, offsets, time.milliseconds()),
+            (jp, first, last) -> jp.appended(groupId, offsets, first, last));
+    }
+
+    /**
+     * Appends the group's generation ({@code value} null: it has none now, written only if the log
+     * holds one) to the group's partition; completes when replicated to the in-sync replicas.
+     */
+    CompletableFuture<Void> storeGroup(String groupId, byte[] value) {
+        if (value == null && partitionOf(groupId).map(jp -> !jp.hasGroup(groupId)).orElse(true)) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ByteBuffer batch = OffsetsTopic.groupBatch(groupId, value, time.milliseconds());
+        return append(groupId, batch, (jp, first, last) -> jp.groupAppended(groupId, value, last));
+    }
+
+    /** What an append records in the partition's state, under its lock, with the offsets it got. */
+    private interface Appended {
+        void record(JournalPartition jp, long firstOffset, long lastOffset);
+    }
+
+    private CompletableFuture<Void> append(String groupId, ByteBuffer batch, Appended onAppended) {
         ClusterSnapshot snapshot = access.metadata().snapshot();
         int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
         JournalPartition jp = partitions <= 0 ? null : led.get(OffsetsTopic.partitionFor(groupId, partitions));
@@ -175,7 +211,6 @@ final class OffsetJournal {
                 "Broker " + access.brokerId() + " does not coordinate group " + groupId));
         }
         TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, jp.partition);
-        ByteBuffer batch = OffsetsTopic.batch(groupId, offsets, time.milliseconds());
         LeaderSide.Append appended;
         try {
             Log log = access.logs().getLog(OffsetsTopic.NAME, jp.partition).orElseThrow(() ->
@@ -185,7 +220,7 @@ final class OffsetJournal {
                 appended = replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1,
                         config.offsetsCommitTimeoutMs()))
                     .orElseGet(() -> new LeaderSide.Append(log.append(batch), null));
-                jp.appended(groupId, offsets, appended.info().firstOffset(), appended.info().lastOffset());
+                onAppended.record(jp, appended.info().firstOffset(), appended.info().lastOffset());
             }
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -305,9 +340,11 @@ final class OffsetJournal {
             registry.commitAll(List.of(), List.of(marks.write(partition, topicId, from, mark.version())));
             jp.markVersion = mark.version() + 1;
             if (stillLeading(access.metadata().snapshot(), partition)) {
+                Map<String, JournalPartition.StoredGroup> groups = jp.groups();
+                onLoaded.loaded(partition, groups);
                 led.put(partition, jp);
-                LOG.info("Loaded {}-{} in epoch {}: {} commits from offset {} to write to the offset registry",
-                    OffsetsTopic.NAME, partition, leaderEpoch, replayed, from);
+                LOG.info("Loaded {}-{} in epoch {}: {} commits from offset {} to write to the offset registry, {} groups' "
+                    + "generations", OffsetsTopic.NAME, partition, leaderEpoch, replayed, from, groups.size());
                 write(jp);
             }
         } catch (Exception e) {
@@ -354,7 +391,7 @@ final class OffsetJournal {
             jp.markVersion++;
             jp.mark = flush.mark();
             jp.written(flush);
-            trim(log.get(), flush.mark());
+            trim(log.get(), jp, flush.mark(), highWatermark);
         } catch (KeeperException e) {
             if (e.code() == KeeperException.Code.BADVERSION) {
                 LOG.warn("Another broker has taken over {}; it writes the partition's commits now", tp);
@@ -367,11 +404,41 @@ final class OffsetJournal {
         }
     }
 
-    /** Drops the segments wholly below the mark: the registry holds what they held. */
-    private void trim(Log log, long mark) {
+    /**
+     * Drops the segments wholly below the mark, whose commits the registry holds, once no group's
+     * latest generation lies in them: those are appended again at the end first, and the segments go
+     * at a later write, once the copies are replicated.
+     */
+    private void trim(Log log, JournalPartition jp, long mark, long highWatermark) {
         List<Long> bases = log.segmentBaseOffsets();
-        if (bases.size() > 1 && mark >= bases.get(1)) {
-            access.logs().deleteRecords(log, mark);
+        if (bases.size() < 2 || mark < bases.get(1) || jp.rewrittenEnd() > highWatermark) {
+            return;
+        }
+        long keep = Math.min(mark, jp.oldestGroupOffset());
+        if (keep < bases.get(1)) {
+            rewriteGroups(log, jp, mark);
+            return;
+        }
+        access.logs().deleteRecords(log, keep);
+    }
+
+    /** Appends again the groups' generations lying below {@code offset}, so their old records can go. */
+    private void rewriteGroups(Log log, JournalPartition jp, long offset) {
+        TopicPartition tp = new TopicPartition(OffsetsTopic.NAME, jp.partition);
+        Optional<Partition> replica = access.replicas().partition(access.metadata().snapshot(), tp);
+        try {
+            synchronized (jp) {
+                Map<String, byte[]> below = jp.groupsBelow(offset);
+                ByteBuffer batch = OffsetsTopic.groupsBatch(below, time.milliseconds());
+                io.millrace.broker.log.LogAppendInfo info = replica.map(r -> access.replicas().leaderSide().append(r, log,
+                    batch, (short) -1, config.offsetsCommitTimeoutMs()).info()).orElseGet(() -> log.append(batch));
+                // the batch's first offset stands for each: trimming below it keeps them all
+                below.forEach((group, value) -> jp.groupAppended(group, value, info.firstOffset()));
+                jp.rewritten(info.lastOffset() + 1);
+            }
+            access.onAppend().accept(tp);
+        } catch (RuntimeException e) {
+            LOG.warn("Could not rewrite the group generations of {} before trimming it; retrying", tp, e);
         }
     }
 

@@ -46,6 +46,22 @@ public final class OffsetsTopic {
         return builder.build();
     }
 
+    /** One batch holding the group's generation, or its tombstone when {@code value} is null. */
+    static ByteBuffer groupBatch(String group, byte[] value, long nowMs) {
+        return groupsBatch(java.util.Collections.singletonMap(group, value), nowMs);
+    }
+
+    /** One batch holding a record of each group's generation (a null value: its tombstone). */
+    static ByteBuffer groupsBatch(Map<String, byte[]> generations, long nowMs) {
+        int size = 64;
+        for (Map.Entry<String, byte[]> e : generations.entrySet()) {
+            size += 64 + e.getKey().length() * 3 + (e.getValue() == null ? 0 : e.getValue().length);
+        }
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, size);
+        generations.forEach((group, value) -> builder.append(nowMs, GroupMetadataRecord.key(group), value));
+        return builder.build();
+    }
+
     static byte[] key(String group, TopicPartition tp) {
         byte[] g = utf8(group);
         byte[] t = utf8(tp.topic());

@@ -32,8 +32,22 @@ public class ClassicGroupTest {
         timerDue.add(new long[] {now + delayMs});
         timerTasks.add(task);
     };
+    /** The generations the group stored (null: it has none), completed at once unless {@link #holdStores}. */
+    private final List<GroupMetadataRecord> stored = new ArrayList<>();
+    private final List<java.util.concurrent.CompletableFuture<Void>> heldStores = new ArrayList<>();
+    private boolean holdStores;
+    private final GroupStore store = (groupId, record) -> {
+        stored.add(record);
+        java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        if (holdStores) {
+            heldStores.add(done);
+        } else {
+            done.complete(null);
+        }
+        return done;
+    };
     private final ClassicGroup group = new ClassicGroup("g",
-        new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0)), timer);
+        new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 0)), timer, store);
 
     /** Runs the timer tasks due by now (at 0 delay, those the last JoinGroup scheduled). */
     private void runTimers() {
@@ -379,7 +393,7 @@ public class ClassicGroupTest {
     @Test
     public void aNewGroupsFirstRebalanceWaitsForTheInitialDelayExtendedByJoinersUpToTheRebalanceTimeout() {
         ClassicGroup delayed = new ClassicGroup("g",
-            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 3_000)), timer);
+            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 3_000)), timer, GroupStore.NONE);
         Answer<JoinGroupResponse> a = new Answer<>();
         delayed.join(joinRequest(""), "client", "", (short) 3, now, a::accept); // no MEMBER_ID_REQUIRED before version 4
         Answer<JoinGroupResponse> b = new Answer<>();
@@ -400,7 +414,7 @@ public class ClassicGroupTest {
     @Test
     public void theInitialDelayNeverRunsPastTheRebalanceTimeout() {
         ClassicGroup delayed = new ClassicGroup("g",
-            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 20_000)), timer);
+            new GroupConfig(java.util.Map.of(GroupConfig.GROUP_INITIAL_REBALANCE_DELAY_MS_CONFIG, 20_000)), timer, GroupStore.NONE);
         Answer<JoinGroupResponse> a = new Answer<>();
         delayed.join(joinRequest(""), "client", "", (short) 3, now, a::accept);
         now += 19_000;
@@ -412,5 +426,105 @@ public class ClassicGroupTest {
         now = 1_000 + REBALANCE_MS;
         delayed.tick(now);
         assertEquals(1, b.only().generationId());
+    }
+
+    @Test
+    public void theMembersGetTheirAssignmentsOnlyOnceTheGenerationIsStored() {
+        Answer<SyncGroupResponse> bSync = new Answer<>();
+        String[] ab = twoMembersCompletingWithTheFollowerWaiting(bSync);
+        holdStores = true;
+        Answer<SyncGroupResponse> aSync = sync(ab[0], 2, assign(ab[0], "p0"), assign(ab[1], "p1"));
+        assertNull("not answered before it is stored", aSync.orNull());
+        assertNull(bSync.orNull());
+        assertEquals(GroupState.COMPLETING_REBALANCE, group.state());
+
+        GroupMetadataRecord generation = stored.get(stored.size() - 1);
+        assertEquals(2, generation.generation());
+        assertEquals("consumer", generation.protocolType());
+        assertEquals("range", generation.protocol());
+        assertEquals(ab[0], generation.leader());
+        assertEquals(List.of(ab[0], ab[1]), generation.members().stream().map(GroupMetadataRecord.Member::memberId).toList());
+        assertEquals("p1", text(generation.members().get(1).assignment()));
+        assertEquals(ab[1] + ":range", text(generation.members().get(1).subscription()));
+        assertEquals(SESSION_MS, generation.members().get(1).sessionTimeoutMs());
+        assertEquals(REBALANCE_MS, generation.members().get(1).rebalanceTimeoutMs());
+
+        heldStores.get(0).complete(null);
+        assertEquals("p0", text(aSync.only().assignment()));
+        assertEquals("p1", text(bSync.only().assignment()));
+        assertEquals(GroupState.STABLE, group.state());
+    }
+
+    @Test
+    public void aGenerationThatCannotBeStoredIsAnsweredWithTheErrorAndRebalanced() {
+        Answer<SyncGroupResponse> bSync = new Answer<>();
+        String[] ab = twoMembersCompletingWithTheFollowerWaiting(bSync);
+        holdStores = true;
+        Answer<SyncGroupResponse> aSync = sync(ab[0], 2, assign(ab[0], "p0"), assign(ab[1], "p1"));
+        heldStores.get(0).completeExceptionally(new io.millrace.common.protocol.ApiException(Errors.NOT_ENOUGH_REPLICAS,
+            "too few in sync"));
+        assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, aSync.only().error());
+        assertEquals(Errors.COORDINATOR_NOT_AVAILABLE, bSync.only().error());
+        assertEquals(GroupState.PREPARING_REBALANCE, group.state());
+        assertEquals(Errors.REBALANCE_IN_PROGRESS, group.heartbeat(ab[1], null, 2, now));
+    }
+
+    @Test
+    public void aStoredGenerationTakenOverKeepsItsMembersIdsAndAssignmentsUntilTheirSessionsEnd() {
+        Answer<SyncGroupResponse> bSync = new Answer<>();
+        String[] ab = twoMembersCompletingWithTheFollowerWaiting(bSync);
+        sync(ab[0], 2, assign(ab[0], "p0"), assign(ab[1], "p1")).only();
+        GroupMetadataRecord generation = GroupMetadataRecord.decode(ByteBuffer.wrap(stored.get(stored.size() - 1).value()));
+
+        ClassicGroup moved = new ClassicGroup("g", new GroupConfig(java.util.Map.of()));
+        now += 5_000;
+        moved.restore(generation, now);
+        assertEquals(GroupState.STABLE, moved.state());
+        assertEquals(2, moved.generationId());
+        assertEquals(ab[0], moved.leaderId());
+        assertEquals(Errors.NONE, moved.heartbeat(ab[0], null, 2, now));
+        assertEquals(Errors.NONE, moved.checkCommit(ab[1], null, 2, now));
+        assertEquals(Errors.ILLEGAL_GENERATION, moved.checkCommit(ab[1], null, 1, now));
+        Answer<SyncGroupResponse> again = new Answer<>();
+        moved.sync(new SyncGroupRequest("g", 2, ab[1], null, "consumer", "range", List.of()), now, again::accept);
+        assertEquals("p1", text(again.only().assignment()));
+        GroupDescription described = moved.describe();
+        assertEquals(2, described.members().size());
+
+        // b never reaches the new coordinator: its session, counted from the takeover, ends it
+        now += SESSION_MS - 1;
+        moved.heartbeat(ab[0], null, 2, now);
+        moved.tick(now);
+        assertEquals(GroupState.STABLE, moved.state());
+        now += 2;
+        moved.tick(now);
+        assertEquals(List.of(ab[0]), moved.memberIds());
+        assertEquals(GroupState.PREPARING_REBALANCE, moved.state());
+    }
+
+    @Test
+    public void aGroupLeftEmptyStoresThatItHasNoGeneration() {
+        String a = stableLeader();
+        assertNotNull(stored.get(stored.size() - 1));
+        assertEquals(Errors.NONE, group.leave(a, null, now));
+        assertEquals(GroupState.EMPTY, group.state());
+        assertNull(stored.get(stored.size() - 1));
+    }
+
+    @Test
+    public void aRestartedStaticMemberIsAnsweredOnceItsNewIdIsStored() {
+        JoinGroupResponse a = joinStatic("instance-a", "").only();
+        sync(a.memberId(), 1, assign(a.memberId(), "all")).only();
+        holdStores = true;
+        Answer<JoinGroupResponse> restarted = joinStatic("instance-a", "", "fresh-client");
+        assertNull("answered once stored", restarted.orNull());
+        GroupMetadataRecord generation = stored.get(stored.size() - 1);
+        assertEquals(1, generation.generation());
+        assertEquals("instance-a", generation.members().get(0).groupInstanceId());
+        assertEquals(generation.leader(), generation.members().get(0).memberId());
+        assertEquals("all", text(generation.members().get(0).assignment()));
+        heldStores.get(0).complete(null);
+        assertEquals(generation.members().get(0).memberId(), restarted.only().memberId());
+        assertEquals(Errors.NONE, restarted.only().error());
     }
 }

@@ -38,9 +38,9 @@ import org.junit.rules.TemporaryFolder;
  * The broker coordinating a group is killed with SIGKILL while its member commits after every poll,
  * and the registry has none of those commits yet (it is written every 30 s here): they live only in
  * the replicated {@code __consumer_offsets}. The partition's new leader coordinates the group from
- * the replayed commits, so the member rejoins and resumes where it last committed: every record
- * below its last acknowledged commit is read exactly once, and the new leader writes those commits
- * to the ZooKeeper offset registry.
+ * the replayed commits and the stored generation, so the member goes on in its generation, with its
+ * positions, without rejoining: every record is read exactly once, and the new leader writes the
+ * commits to the ZooKeeper offset registry.
  */
 public class CoordinatorKillIT {
 
@@ -87,12 +87,19 @@ public class CoordinatorKillIT {
                 .get(GROUP).coordinator().id();
             assertEquals("the registry is written only every 30 s", 0, registrySum());
 
+            String memberId = member.groupMetadata().memberId();
+            int generation = member.groupMetadata().generationId();
             brokers.kill(coordinator);
             readAndCommit(member, reads, acknowledged, PARTITIONS * PER_PARTITION);
+            // the new leader took the group over with its generation: the member never rejoined, so it
+            // kept its positions and read nothing again
+            assertEquals(memberId, member.groupMetadata().memberId());
+            assertEquals(generation, member.groupMetadata().generationId());
         }
         for (int p = 0; p < PARTITIONS; p++) {
             for (int i = 0; i < PER_PARTITION; i++) {
                 assertTrue(p + "-" + i + " was read", reads.containsKey(p + "-" + i));
+                assertEquals(p + "-" + i + " read once", 1, reads.get(p + "-" + i).get());
             }
         }
         // nothing below the commits acknowledged before the kill was read again after it

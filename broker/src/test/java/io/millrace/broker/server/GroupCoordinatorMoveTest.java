@@ -30,8 +30,9 @@ import org.junit.rules.TestRule;
 
 /**
  * The broker coordinating a group shuts down: the group moves to the other broker, its member
- * rejoins there and goes on reading, and no committed offset is lost (replicated in __consumer_offsets, whose partition moves with it). The
- * group's membership is not carried over, so the member rejoins with a new id.
+ * goes on reading there, and no committed offset is lost (replicated in __consumer_offsets, whose
+ * partition moves with it). {@link GroupGenerationMoveTest} checks that the member keeps its id and
+ * generation.
  */
 public class GroupCoordinatorMoveTest {
 
@@ -81,8 +82,8 @@ public class GroupCoordinatorMoveTest {
             produce(survivingPartitions, 40, 20);
             pollUntil(consumer, reads, 60);
         }
-        // read at least once: what was read after the last commit before the move may be read again,
-        // as the member rejoins the new coordinator with a new member id and its commit in between fails
+        // read at least once: the offsets committed before the move are the floor; the generation carried
+        // over keeps the member from rejoining, which GroupGenerationMoveTest checks
         assertEquals(60, reads.size());
         for (int i = 0; i < 40; i++) {
             assertEquals("m-" + i + " was committed before the move", 1, reads.get("m-" + i).get());
