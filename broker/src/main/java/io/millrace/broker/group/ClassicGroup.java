@@ -150,8 +150,9 @@ final class ClassicGroup extends GroupGeneration {
                         return;
                     }
                     // stored before the answer, as in Kafka, so a coordinator taking over knows the new id
-                    store.store(groupId, generationRecord(members.assignments(), nowMs)).whenComplete((ok, failure) -> answer.accept(
-                            failure == null ? joined : GroupResponses.joinError(GroupResponses.storeError(failure), newId)));
+                    store.store(groupId, generationRecord(members.assignments(), nowMs)).whenComplete((ok, failure) ->
+                        answer.accept(failure == null ? joined
+                            : GroupResponses.joinError(GroupResponses.storeError(failure), newId)));
                 } else {
                     replacement.awaitingJoin = answer;
                     prepareRebalance(nowMs);
@@ -285,7 +286,8 @@ final class ClassicGroup extends GroupGeneration {
             }
             storing = true;
             int generation = generationId;
-            store.store(groupId, generationRecord(assigned, nowMs)).whenComplete((ok, failure) -> stored(generation, assigned, failure, nowMs));
+            store.store(groupId, generationRecord(assigned, nowMs))
+                .whenComplete((ok, failure) -> stored(generation, assigned, failure, nowMs));
         }
     }
 

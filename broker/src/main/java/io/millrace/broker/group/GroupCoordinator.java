@@ -295,10 +295,18 @@ public final class GroupCoordinator implements AutoCloseable {
     /**
      * Registry thread, as a partition of the offsets topic is loaded: its groups' stored generations
      * become the groups here, Stable with their members, who reach this coordinator with the ids and
-     * generation they had and so go on without a rebalance, as on Kafka.
+     * generation they had and so go on without a rebalance, as on Kafka. Groups of the partition still
+     * in memory from an earlier time this broker led it are dropped: the log says what they are now.
      */
     private void restoreGroups(int partition, Map<String, JournalPartition.StoredGroup> stored) {
         long now = nowMs();
+        int partitions = metadata.partitionCount(OffsetsTopic.NAME);
+        for (ClassicGroup stale : groups.values()) {
+            if (OffsetsTopic.partitionFor(stale.groupId(), partitions) == partition) {
+                stale.unload();
+                groups.remove(stale.groupId(), stale);
+            }
+        }
         stored.forEach((groupId, generation) -> {
             GroupMetadataRecord record;
             try {
@@ -313,10 +321,7 @@ public final class GroupCoordinator implements AutoCloseable {
             }
             ClassicGroup group = newGroup(groupId);
             group.restore(record, now);
-            ClassicGroup replaced = groups.put(groupId, group);
-            if (replaced != null) {
-                replaced.unload();
-            }
+            groups.put(groupId, group);
             LOG.info("Took over group {} at generation {} with {} members", groupId, record.generation(),
                 record.members().size());
         });
