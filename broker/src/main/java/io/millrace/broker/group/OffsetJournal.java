@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class OffsetJournal {
 
     private static final Logger LOG = LoggerFactory.getLogger(OffsetJournal.class);
+    /** Generations appended again before a trim go in batches of about this many bytes, well under a segment. */
+    static final int REWRITE_BATCH_BYTES = 256 * 1024;
     private static final long WAIT_WARNING_INTERVAL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
     private final OffsetsTopicAccess access;
@@ -428,18 +430,39 @@ final class OffsetJournal {
         Optional<Partition> replica = access.replicas().partition(access.metadata().snapshot(), tp);
         try {
             synchronized (jp) {
-                Map<String, byte[]> below = jp.groupsBelow(offset);
-                ByteBuffer batch = OffsetsTopic.groupsBatch(below, time.milliseconds());
-                io.millrace.broker.log.LogAppendInfo info = replica.map(r -> access.replicas().leaderSide().append(r, log,
-                    batch, (short) -1, config.offsetsCommitTimeoutMs()).info()).orElseGet(() -> log.append(batch));
-                // the batch's first offset stands for each: trimming below it keeps them all
-                below.forEach((group, value) -> jp.groupAppended(group, value, info.firstOffset()));
-                jp.rewritten(info.lastOffset() + 1);
+                for (Map<String, byte[]> chunk : chunks(jp.groupsBelow(offset))) {
+                    ByteBuffer batch = OffsetsTopic.groupsBatch(chunk, time.milliseconds());
+                    io.millrace.broker.log.LogAppendInfo info = replica.map(r -> access.replicas().leaderSide().append(r,
+                        log, batch, (short) -1, config.offsetsCommitTimeoutMs()).info()).orElseGet(() -> log.append(batch));
+                    // the batch's first offset stands for each: trimming below it keeps them all
+                    chunk.forEach((group, value) -> jp.groupAppended(group, value, info.firstOffset()));
+                    jp.rewritten(info.lastOffset() + 1);
+                }
             }
             access.onAppend().accept(tp);
         } catch (RuntimeException e) {
             LOG.warn("Could not rewrite the group generations of {} before trimming it; retrying", tp, e);
         }
+    }
+
+    /** Splits generations into batches of at most {@value #REWRITE_BATCH_BYTES} bytes of values (or one generation). */
+    static List<Map<String, byte[]>> chunks(Map<String, byte[]> generations) {
+        List<Map<String, byte[]>> chunks = new ArrayList<>();
+        Map<String, byte[]> chunk = new java.util.HashMap<>();
+        int bytes = 0;
+        for (Map.Entry<String, byte[]> e : generations.entrySet()) {
+            if (!chunk.isEmpty() && bytes + e.getValue().length > REWRITE_BATCH_BYTES) {
+                chunks.add(chunk);
+                chunk = new java.util.HashMap<>();
+                bytes = 0;
+            }
+            chunk.put(e.getKey(), e.getValue());
+            bytes += e.getValue().length;
+        }
+        if (!chunk.isEmpty()) {
+            chunks.add(chunk);
+        }
+        return chunks;
     }
 
     /** The commits held here not yet in the registry, for tests and metrics. */

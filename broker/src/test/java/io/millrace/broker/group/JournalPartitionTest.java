@@ -66,4 +66,40 @@ public class JournalPartitionTest {
         jp.overlay("a", asked, List.of(other));
         assertTrue(asked.isEmpty());
     }
+
+    @Test
+    public void eachGroupKeepsItsLatestGenerationAndATombstoneForgetsIt() {
+        JournalPartition jp = new JournalPartition(0, 1, 0, 0);
+        assertEquals(Long.MAX_VALUE, jp.oldestGroupOffset());
+        jp.groupAppended("a", new byte[] {1}, 3);
+        jp.groupAppended("b", new byte[] {2}, 5);
+        jp.groupAppended("a", new byte[] {3}, 8); // a's next generation
+        assertEquals(5, jp.oldestGroupOffset());
+        assertEquals(8, jp.groups().get("a").logOffset());
+        synchronized (jp) {
+            assertEquals(java.util.Set.of("b"), jp.groupsBelow(8).keySet());
+            assertEquals(java.util.Set.of("a", "b"), jp.groupsBelow(9).keySet());
+        }
+        jp.groupAppended("b", null, 9);
+        assertEquals(false, jp.hasGroup("b"));
+        assertEquals(8, jp.oldestGroupOffset());
+    }
+
+    @Test
+    public void generationsAppendedAgainGoInBoundedBatches() {
+        Map<String, byte[]> generations = new java.util.HashMap<>();
+        for (int i = 0; i < 10; i++) {
+            generations.put("g" + i, new byte[OffsetJournal.REWRITE_BATCH_BYTES / 4]);
+        }
+        generations.put("huge", new byte[OffsetJournal.REWRITE_BATCH_BYTES * 2]);
+        java.util.List<Map<String, byte[]>> chunks = OffsetJournal.chunks(generations);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (Map<String, byte[]> chunk : chunks) {
+            int bytes = chunk.values().stream().mapToInt(v -> v.length).sum();
+            assertEquals(true, chunk.size() == 1 || bytes <= OffsetJournal.REWRITE_BATCH_BYTES);
+            chunk.keySet().forEach(g -> assertEquals(true, seen.add(g)));
+        }
+        assertEquals(generations.keySet(), seen);
+        assertEquals(true, chunks.size() >= 4);
+    }
 }
