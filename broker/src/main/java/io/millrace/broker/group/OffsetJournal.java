@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
 final class OffsetJournal {
 
     private static final Logger LOG = LoggerFactory.getLogger(OffsetJournal.class);
-    /** Generations appended again before a trim go in batches of about this many bytes, well under a segment. */
+    /** Generations appended again before a trim go in batches of at most this many bytes (half a segment if less). */
     static final int REWRITE_BATCH_BYTES = 256 * 1024;
     private static final long WAIT_WARNING_INTERVAL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
 
@@ -430,7 +430,8 @@ final class OffsetJournal {
         Optional<Partition> replica = access.replicas().partition(access.metadata().snapshot(), tp);
         try {
             synchronized (jp) {
-                for (Map<String, byte[]> chunk : chunks(jp.groupsBelow(offset))) {
+                int limit = Math.min(REWRITE_BATCH_BYTES, config.offsetsTopicSegmentBytes() / 2);
+                for (Map<String, byte[]> chunk : chunks(jp.groupsBelow(offset), limit)) {
                     ByteBuffer batch = OffsetsTopic.groupsBatch(chunk, time.milliseconds());
                     io.millrace.broker.log.LogAppendInfo info = replica.map(r -> access.replicas().leaderSide().append(r,
                         log, batch, (short) -1, config.offsetsCommitTimeoutMs()).info()).orElseGet(() -> log.append(batch));
@@ -445,13 +446,16 @@ final class OffsetJournal {
         }
     }
 
-    /** Splits generations into batches of at most {@value #REWRITE_BATCH_BYTES} bytes of values (or one generation). */
-    static List<Map<String, byte[]>> chunks(Map<String, byte[]> generations) {
+    /**
+     * Splits generations into batches of at most {@code limit} bytes of values (or one generation), so
+     * none is refused as larger than a segment.
+     */
+    static List<Map<String, byte[]>> chunks(Map<String, byte[]> generations, int limit) {
         List<Map<String, byte[]>> chunks = new ArrayList<>();
         Map<String, byte[]> chunk = new java.util.HashMap<>();
         int bytes = 0;
         for (Map.Entry<String, byte[]> e : generations.entrySet()) {
-            if (!chunk.isEmpty() && bytes + e.getValue().length > REWRITE_BATCH_BYTES) {
+            if (!chunk.isEmpty() && bytes + e.getValue().length > limit) {
                 chunks.add(chunk);
                 chunk = new java.util.HashMap<>();
                 bytes = 0;

@@ -92,7 +92,7 @@ public class JournalPartitionTest {
             generations.put("g" + i, new byte[OffsetJournal.REWRITE_BATCH_BYTES / 4]);
         }
         generations.put("huge", new byte[OffsetJournal.REWRITE_BATCH_BYTES * 2]);
-        java.util.List<Map<String, byte[]>> chunks = OffsetJournal.chunks(generations);
+        java.util.List<Map<String, byte[]>> chunks = OffsetJournal.chunks(generations, OffsetJournal.REWRITE_BATCH_BYTES);
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (Map<String, byte[]> chunk : chunks) {
             int bytes = chunk.values().stream().mapToInt(v -> v.length).sum();
