@@ -59,6 +59,8 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Claims of groups under way, shared by the JoinGroups that arrive meanwhile. */
     private final Map<String, CompletableFuture<String>> claims = new ConcurrentHashMap<>();
     private long ticks;
+    /** Set first by {@link #close}: from then on no group is coordinated here. */
+    private volatile boolean closed;
 
     /**
      * @param journal where commits go first: the broker's logs and replicas of the offsets topic,
@@ -206,9 +208,14 @@ public final class GroupCoordinator implements AutoCloseable {
         return journal.coordinatorOf(groupId);
     }
 
-    /** Whether this broker leads the group's partition of the offsets topic and has loaded it. */
+    /**
+     * Whether this broker leads the group's partition of the offsets topic and has loaded it, and is
+     * not stopping: a stopping broker answers NOT_COORDINATOR, which sends members to the next
+     * coordinator with their ids, where UNKNOWN_MEMBER_ID for a group it has just dropped would make
+     * them rejoin.
+     */
     boolean isCoordinatorOf(String groupId) {
-        return journal.isLoaded(groupId);
+        return !closed && journal.isLoaded(groupId);
     }
 
     /**
@@ -470,6 +477,7 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Answers every waiting member NOT_COORDINATOR and stops the threads. */
     @Override
     public void close() {
+        closed = true;
         timer.shutdownNow();
         registryThread.shutdownNow();
         groups.values().forEach(ClassicGroup::unload);
