@@ -329,7 +329,7 @@ public final class GroupCoordinator implements AutoCloseable {
             ClassicGroup group = newGroup(groupId);
             group.restore(record, now);
             groups.put(groupId, group);
-            LOG.info("Took over group {} at generation {} with {} members", groupId, record.generation(),
+            LOG.debug("Took over group {} at generation {} with {} members", groupId, record.generation(),
                 record.members().size());
         });
     }
