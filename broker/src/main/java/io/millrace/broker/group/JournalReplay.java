@@ -24,7 +24,7 @@ final class JournalReplay {
 
     /** Replays the commits of {@code log} from {@code from} and its generations; returns how many commits it found. */
     int replay(Log log, long from, JournalPartition into) {
-        long position = Math.min(log.logStartOffset(), from);
+        long position = log.logStartOffset();
         long end = log.logEndOffset();
         int found = 0;
         while (position < end) {

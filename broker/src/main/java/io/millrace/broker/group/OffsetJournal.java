@@ -219,9 +219,7 @@ final class OffsetJournal {
                 new ApiException(Errors.NOT_COORDINATOR, "The log of " + tp + " is closed"));
             Optional<Partition> replica = access.replicas().partition(snapshot, tp);
             synchronized (jp) {
-                appended = replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1,
-                        config.offsetsCommitTimeoutMs()))
-                    .orElseGet(() -> new LeaderSide.Append(log.append(batch), null));
+                appended = appendTo(log, replica, batch);
                 onAppended.record(jp, appended.info().firstOffset(), appended.info().lastOffset());
             }
         } catch (RuntimeException e) {
@@ -229,6 +227,13 @@ final class OffsetJournal {
         }
         access.onAppend().accept(tp);
         return appended.replicated() == null ? CompletableFuture.completedFuture(null) : appended.replicated();
+    }
+
+    /** Appends as the partition's leader: through replication, waiting for the ISR, when it has replicas. */
+    private LeaderSide.Append appendTo(Log log, Optional<Partition> replica, ByteBuffer batch) {
+        return replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1,
+                config.offsetsCommitTimeoutMs()))
+            .orElseGet(() -> new LeaderSide.Append(log.append(batch), null));
     }
 
     /**
@@ -433,8 +438,7 @@ final class OffsetJournal {
                 int limit = Math.min(REWRITE_BATCH_BYTES, config.offsetsTopicSegmentBytes() / 2);
                 for (Map<String, byte[]> chunk : chunks(jp.groupsBelow(offset), limit)) {
                     ByteBuffer batch = OffsetsTopic.groupsBatch(chunk, time.milliseconds());
-                    io.millrace.broker.log.LogAppendInfo info = replica.map(r -> access.replicas().leaderSide().append(r,
-                        log, batch, (short) -1, config.offsetsCommitTimeoutMs()).info()).orElseGet(() -> log.append(batch));
+                    io.millrace.broker.log.LogAppendInfo info = appendTo(log, replica, batch).info();
                     // the batch's first offset stands for each: trimming below it keeps them all
                     chunk.forEach((group, value) -> jp.groupAppended(group, value, info.firstOffset()));
                     jp.rewritten(info.lastOffset() + 1);
