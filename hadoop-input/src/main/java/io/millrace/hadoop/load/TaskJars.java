@@ -32,10 +32,14 @@ final class TaskJars {
 
     private static final Logger LOG = LoggerFactory.getLogger(TaskJars.class);
 
-    /** File names of the jars tasks need from the client: artifact id, a dash, a version. */
+    /**
+     * File names of the jars tasks need from the client: artifact id, a dash, a version. Of Netty only
+     * the modules the client's NIO connections use: a launcher's class path also holds netty-all, the
+     * native transports and TLS libraries of every platform, which no task loads.
+     */
     static final Pattern SHIPPED = Pattern.compile(
         "(millrace-(audit|common|consumer|hadoop-input|schema-registry)|avro|jackson-(core|databind|annotations)"
-            + "|netty-[a-z-]+|snappy-java|lz4-java|zstd-jni)-\\d.*\\.jar");
+            + "|netty-(common|buffer|resolver|transport|codec)|snappy-java|lz4-java|zstd-jni)-\\d.*\\.jar");
 
     private TaskJars() {
     }
