@@ -64,6 +64,8 @@ public enum ApiKey {
     LIST_GROUPS(16, "ListGroups", 0, 5, 3),
     DELETE_GROUPS(42, "DeleteGroups", 0, 2, 2),
     OFFSET_DELETE(47, "OffsetDelete", 0, 0, Short.MAX_VALUE),   // never flexible
+    // the consumer group protocol of KIP-848, served by the same coordinator
+    CONSUMER_GROUP_HEARTBEAT(68, "ConsumerGroupHeartbeat", 0, 1, 0),
     // the configuration admin APIs and DescribeCluster
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),

@@ -116,6 +116,10 @@ public enum Errors {
     RESOURCE_NOT_FOUND(91, "A request illegally referred to a resource that does not exist.", false),
     DUPLICATE_RESOURCE(92, "A request illegally referred to the same resource twice.", false),
     UNKNOWN_TOPIC_ID(100, "This server does not host a topic with this id.", true),
+    FENCED_MEMBER_EPOCH(110, "The member's epoch is fenced: it must give up its partitions and join again.", false),
+    UNRELEASED_INSTANCE_ID(111, "Another member of the group still uses this instance id; it must leave first.", false),
+    UNSUPPORTED_ASSIGNOR(112, "The group's coordinator has no assignor of this name.", false),
+    STALE_MEMBER_EPOCH(113, "The member's epoch is stale: retry once the heartbeat has brought the current one.", false),
     MISMATCHED_ENDPOINT_TYPE(114, "The request was sent to an endpoint of the wrong type.", false),
     INVALID_REGULAR_EXPRESSION(128, "The regular expression is not valid.", false);
 

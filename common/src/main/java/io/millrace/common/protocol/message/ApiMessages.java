@@ -58,6 +58,7 @@ public final class ApiMessages {
             case LIST_GROUPS -> ListGroupsRequest.parse(buffer, version);
             case DELETE_GROUPS -> DeleteGroupsRequest.parse(buffer, version);
             case OFFSET_DELETE -> OffsetDeleteRequest.parse(buffer, version);
+            case CONSUMER_GROUP_HEARTBEAT -> ConsumerGroupHeartbeatRequest.parse(buffer, version);
             case ALTER_CONFIGS -> AlterConfigsRequest.parse(buffer, version);
             case INCREMENTAL_ALTER_CONFIGS -> IncrementalAlterConfigsRequest.parse(buffer, version);
             case DESCRIBE_CLUSTER -> DescribeClusterRequest.parse(buffer, version);
@@ -103,6 +104,7 @@ public final class ApiMessages {
             case LIST_GROUPS -> ListGroupsResponse.parse(buffer, version);
             case DELETE_GROUPS -> DeleteGroupsResponse.parse(buffer, version);
             case OFFSET_DELETE -> OffsetDeleteResponse.parse(buffer, version);
+            case CONSUMER_GROUP_HEARTBEAT -> ConsumerGroupHeartbeatResponse.parse(buffer, version);
             case ALTER_CONFIGS -> AlterConfigsResponse.parse(buffer, version);
             case INCREMENTAL_ALTER_CONFIGS -> IncrementalAlterConfigsResponse.parse(buffer, version);
             case DESCRIBE_CLUSTER -> DescribeClusterResponse.parse(buffer, version);

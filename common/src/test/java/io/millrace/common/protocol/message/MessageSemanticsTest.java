@@ -121,6 +121,7 @@ public class MessageSemanticsTest {
             case LIST_GROUPS -> Wire.kafkaWrite(GroupSamples.listGroupsRequest(v), v);
             case DELETE_GROUPS -> Wire.kafkaWrite(GroupSamples.deleteGroupsRequest(), v);
             case OFFSET_DELETE -> Wire.kafkaWrite(GroupSamples.offsetDeleteRequest(), v);
+            case CONSUMER_GROUP_HEARTBEAT -> Wire.kafkaWrite(new ConsumerGroupHeartbeatRequestTest(v).kafkaSample(), v);
             case ALTER_CONFIGS -> Wire.kafkaWrite(ConfigSamples.alterConfigsRequest(), v);
             case INCREMENTAL_ALTER_CONFIGS -> Wire.kafkaWrite(ConfigSamples.incrementalAlterConfigsRequest(), v);
             case DESCRIBE_CLUSTER -> Wire.kafkaWrite(ConfigSamples.describeClusterRequest(v), v);
