@@ -25,11 +25,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.ClassRule;
 import org.junit.Test;
 import org.junit.rules.RuleChain;
@@ -78,25 +75,15 @@ public class KafkaConsumerGroupTest {
     }
 
     private static void produce(String topic, int from, int count) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(CLUSTER.clientProps(), new ByteArraySerializer(),
-            new ByteArraySerializer())) {
-            for (int i = from; i < from + count; i++) {
-                producer.send(new ProducerRecord<>(topic, i % PARTITIONS, null, ("r-" + i).getBytes(StandardCharsets.UTF_8)));
-            }
-            producer.flush();
-        }
+        GroupReads.produce(CLUSTER.clientProps(), topic, PARTITIONS, from, count);
     }
 
     private void awaitReads(int total) {
-        Conditions.waitUntil(() -> reads.size() >= total, 60_000, total + " distinct records read");
+        GroupReads.awaitReads(reads, total);
     }
 
     private void assertEachReadOnce(int total) {
-        assertEquals(total, reads.size());
-        for (int i = 0; i < total; i++) {
-            AtomicInteger n = reads.get("r-" + i);
-            assertEquals("r-" + i, 1, n == null ? 0 : n.get());
-        }
+        GroupReads.assertEachReadOnce(reads, total);
     }
 
     @Test
