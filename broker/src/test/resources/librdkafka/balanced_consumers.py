@@ -3,6 +3,7 @@ Millrace brokers: three members of a group read a topic exactly once, a member l
 other two take its partitions over, and the group shows up in librdkafka's admin calls.
 
 Usage: balanced_consumers.py BOOTSTRAP TOPIC PARTITIONS ASSIGNMENT_STRATEGY
+(ASSIGNMENT_STRATEGY "consumer": the consumer group protocol, group.protocol=consumer)
 Prints one JSON line with what it saw; exits non-zero with a reason on stderr when a check fails.
 """
 import json
@@ -32,16 +33,22 @@ def produce(bootstrap, topic, partitions, first, count):
 
 
 def consumer(bootstrap, group, strategy, name):
-    return Consumer({
+    """A member with a client-side assignment strategy on the classic protocol, or with
+    group.protocol=consumer (strategy "consumer"), where the coordinator assigns and sets the
+    session and heartbeat times."""
+    config = {
         "bootstrap.servers": bootstrap,
         "group.id": group,
         "client.id": name,
-        "partition.assignment.strategy": strategy,
         "auto.offset.reset": "earliest",
         "enable.auto.commit": False,
-        "session.timeout.ms": 6000,
-        "heartbeat.interval.ms": 300,
-    })
+    }
+    if strategy == "consumer":
+        config["group.protocol"] = "consumer"
+    else:
+        config.update({"partition.assignment.strategy": strategy, "session.timeout.ms": 6000,
+                       "heartbeat.interval.ms": 300})
+    return Consumer(config)
 
 
 def await_assignments(members, partitions, timeout_s=60):

@@ -49,6 +49,10 @@ public final class DescribeGroupsHandler implements ApiHandler {
         if (!coordinator.isCoordinatorOf(groupId)) {
             return CompletableFuture.completedFuture(error(groupId, Errors.NOT_COORDINATOR, null));
         }
+        java.util.Optional<ConsumerGroup> consumerGroup = coordinator.consumerGroups().active(groupId);
+        if (consumerGroup.isPresent()) {
+            return CompletableFuture.completedFuture(answer(consumerGroup.get().describe()));
+        }
         ClassicGroup group = coordinator.existingGroup(groupId).filter(g -> !g.isIdle()).orElse(null);
         if (group != null) {
             return CompletableFuture.completedFuture(answer(group.describe()));

@@ -73,7 +73,22 @@ public final class GroupConfig extends AbstractConfig {
         + "partition only, in one transaction. Tools reading the registry (bin/millrace consumer-groups) see a commit at "
         + "most this much later; the brokers' OffsetFetch sees it at once. Millrace's own setting.";
 
+    public static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS_CONFIG = "group.consumer.session.timeout.ms";
+    private static final String GROUP_CONSUMER_SESSION_TIMEOUT_MS_DOC = "How long a member of a group on the consumer "
+        + "group protocol (KIP-848, group.protocol=consumer) stays in it without a ConsumerGroupHeartbeat; then it is "
+        + "removed and its partitions go to the others. The member cannot choose it, as it can with the classic protocol.";
+
+    public static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS_CONFIG = "group.consumer.heartbeat.interval.ms";
+    private static final String GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS_DOC = "How often members of a group on the consumer "
+        + "group protocol send ConsumerGroupHeartbeat, told to them in each answer. Partitions move between members at "
+        + "heartbeats, so a rebalance takes one or two intervals; shorter intervals move them sooner at the cost of "
+        + "more requests.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
+        .define(GROUP_CONSUMER_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 45_000, Range.atLeast(1), Importance.MEDIUM,
+            GROUP_CONSUMER_SESSION_TIMEOUT_MS_DOC)
+        .define(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.MEDIUM,
+            GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS_DOC)
         .define(GROUP_MIN_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 6_000, Range.atLeast(1), Importance.MEDIUM,
             GROUP_MIN_SESSION_TIMEOUT_MS_DOC)
         .define(GROUP_MAX_SESSION_TIMEOUT_MS_CONFIG, Type.INT, 1_800_000, Range.atLeast(1), Importance.MEDIUM,
@@ -103,6 +118,14 @@ public final class GroupConfig extends AbstractConfig {
     /** Parses and validates the settings; throws ConfigException naming the first bad one. */
     public GroupConfig(Map<?, ?> props) {
         super(CONFIG, props);
+    }
+
+    public int consumerSessionTimeoutMs() {
+        return getInt(GROUP_CONSUMER_SESSION_TIMEOUT_MS_CONFIG);
+    }
+
+    public int consumerHeartbeatIntervalMs() {
+        return getInt(GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS_CONFIG);
     }
 
     public int minSessionTimeoutMs() {

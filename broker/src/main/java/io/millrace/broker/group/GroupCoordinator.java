@@ -50,6 +50,8 @@ public final class GroupCoordinator implements AutoCloseable {
     private final GroupNodes nodes;
     private final GroupMarkers markers;
     private final Map<String, ClassicGroup> groups = new ConcurrentHashMap<>();
+    private final ConsumerGroups consumerGroups;
+    private final GroupTakeover takeover;
     private final ScheduledExecutorService timer;
     private final ScheduledExecutorService registryThread;
     private final OffsetJournal journal;
@@ -76,10 +78,13 @@ public final class GroupCoordinator implements AutoCloseable {
         this.offsets = new OffsetRegistry(curator);
         this.nodes = new GroupNodes(curator, brokerId);
         this.markers = new GroupMarkers(nodes, time);
+        this.consumerGroups = new ConsumerGroups(config, this::storeGeneration, this::nowMs);
+        this.takeover = new GroupTakeover(groups, consumerGroups, this::newGroup,
+            () -> metadata.partitionCount(OffsetsTopic.NAME), this::nowMs);
         this.timer = daemon("millrace-broker-" + brokerId + "-group-timer");
         this.registryThread = daemon("millrace-broker-" + brokerId + "-group-offsets");
         this.journal = new OffsetJournal(journal, config, offsets, new JournalMarks(curator), time, registryThread,
-            this::restoreGroups);
+            (partition, stored) -> takeover.restore(partition, stored));
     }
 
     private static ScheduledExecutorService daemon(String name) {
@@ -166,7 +171,8 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Whether this broker coordinates the group and holds none of its members (or members waiting to join). */
     boolean isIdleHere(String groupId) {
-        return isCoordinatorOf(groupId) && Optional.ofNullable(groups.get(groupId)).map(ClassicGroup::isIdle).orElse(true);
+        return isCoordinatorOf(groupId) && Optional.ofNullable(groups.get(groupId)).map(ClassicGroup::isIdle).orElse(true)
+            && consumerGroups.active(groupId).isEmpty();
     }
 
     /** The groups coordinated here that have members, or members waiting to join. */
@@ -176,6 +182,9 @@ public final class GroupCoordinator implements AutoCloseable {
 
     /** Drops the in-memory group if it is idle (DeleteGroups); false when it has members. */
     boolean retireIfIdle(String groupId) {
+        if (consumerGroups.active(groupId).isPresent()) {
+            return false;
+        }
         ClassicGroup group = groups.get(groupId);
         if (group == null) {
             return true;
@@ -190,6 +199,20 @@ public final class GroupCoordinator implements AutoCloseable {
     /** Registry thread: the group's nodes were deleted; a later commit writes its kafka-group node again. */
     void forgetKafkaGroup(String groupId) {
         kafkaGroups.remove(groupId);
+    }
+
+    /**
+     * Whether this broker took the group's partition of the offsets topic over less than a consumer
+     * session ago: members of a consumer-protocol group from the previous coordinator may yet come.
+     */
+    boolean recentlyTookOver(String groupId) {
+        long loaded = journal.loadedAtMs(groupId);
+        return loaded >= 0 && System.currentTimeMillis() - loaded < config.consumerSessionTimeoutMs();
+    }
+
+    /** The groups on the consumer group protocol (KIP-848) coordinated here. */
+    ConsumerGroups consumerGroups() {
+        return consumerGroups;
     }
 
     GroupConfig config() {
@@ -300,41 +323,6 @@ public final class GroupCoordinator implements AutoCloseable {
     }
 
     /**
-     * Registry thread, as a partition of the offsets topic is loaded: its groups' stored generations
-     * become the groups here, Stable with their members, who reach this coordinator with the ids and
-     * generation they had and so go on without a rebalance, as on Kafka. Groups of the partition still
-     * in memory from an earlier time this broker led it are dropped: the log says what they are now.
-     */
-    private void restoreGroups(int partition, Map<String, JournalPartition.StoredGroup> stored) {
-        long now = nowMs();
-        int partitions = metadata.partitionCount(OffsetsTopic.NAME);
-        for (ClassicGroup stale : groups.values()) {
-            if (OffsetsTopic.partitionFor(stale.groupId(), partitions) == partition) {
-                stale.unload();
-                groups.remove(stale.groupId(), stale);
-            }
-        }
-        stored.forEach((groupId, generation) -> {
-            GroupMetadataRecord record;
-            try {
-                record = GroupMetadataRecord.decode(java.nio.ByteBuffer.wrap(generation.value()));
-            } catch (IllegalArgumentException e) {
-                LOG.warn("Group {}'s generation in {}-{} at offset {} is unreadable; its members join again: {}", groupId,
-                    OffsetsTopic.NAME, partition, generation.logOffset(), e.getMessage());
-                return;
-            }
-            if (record.members().isEmpty()) {
-                return;
-            }
-            ClassicGroup group = newGroup(groupId);
-            group.restore(record, now);
-            groups.put(groupId, group);
-            LOG.debug("Took over group {} at generation {} with {} members", groupId, record.generation(),
-                record.members().size());
-        });
-    }
-
-    /**
      * {@link #group}, once {@code dead} (retired by the tick after it was looked up, or unloaded) is out
      * of the way: a fresh group where this broker still coordinates the id.
      */
@@ -434,6 +422,7 @@ public final class GroupCoordinator implements AutoCloseable {
                     groups.remove(group.groupId(), group);
                 }
             }
+            consumerGroups.tick(now, id -> isCoordinatorOf(id) || journal.isLoading(id));
             reconcileMarkers(++ticks % MARKER_VERIFY_TICKS == 0);
         } catch (RuntimeException e) {
             LOG.error("Group coordinator tick failed", e);
@@ -453,6 +442,9 @@ public final class GroupCoordinator implements AutoCloseable {
                 for (ClassicGroup g : activeGroups()) {
                     live.put(g.groupId(), g.describe().protocolType());
                 }
+                for (ConsumerGroup g : consumerGroups.active()) {
+                    live.put(g.groupId(), SubscribedTopics.CONSUMER_PROTOCOL_TYPE);
+                }
                 markers.reconcile(live, this::isCoordinatorOf, verify);
             });
         }
@@ -462,8 +454,14 @@ public final class GroupCoordinator implements AutoCloseable {
     private boolean markersBehind() {
         Map<String, String> marked = markers.view();
         List<ClassicGroup> active = activeGroups();
-        if (active.size() != marked.size()) {
+        List<ConsumerGroup> consumers = consumerGroups.active();
+        if (active.size() + consumers.size() != marked.size()) {
             return true;
+        }
+        for (ConsumerGroup g : consumers) {
+            if (!marked.containsKey(g.groupId())) {
+                return true;
+            }
         }
         for (ClassicGroup g : active) {
             String protocolType = marked.get(g.groupId());
@@ -482,5 +480,6 @@ public final class GroupCoordinator implements AutoCloseable {
         registryThread.shutdownNow();
         groups.values().forEach(ClassicGroup::unload);
         groups.clear();
+        consumerGroups.clear();
     }
 }

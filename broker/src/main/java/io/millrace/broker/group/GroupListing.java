@@ -12,8 +12,14 @@ import java.util.TreeMap;
  */
 final class GroupListing {
 
-    /** One group's state and protocol type ("" for a group that never had members). */
-    record Listed(String groupId, GroupState state, String protocolType) {
+    /**
+     * One group's state, protocol type ("" for a group that never had members) and type: "classic",
+     * or "consumer" for a group on the consumer group protocol.
+     */
+    record Listed(String groupId, GroupState state, String protocolType, String type) {
+        Listed(String groupId, GroupState state, String protocolType) {
+            this(groupId, state, protocolType, ListGroupsHandler.CLASSIC);
+        }
     }
 
     private final GroupCoordinator coordinator;
@@ -28,6 +34,10 @@ final class GroupListing {
         for (ClassicGroup group : coordinator.activeGroups()) {
             GroupDescription d = group.describe();
             listed.put(d.groupId(), new Listed(d.groupId(), d.state(), d.protocolType()));
+        }
+        for (ConsumerGroup group : coordinator.consumerGroups().active()) {
+            GroupDescription d = group.describe();
+            listed.put(d.groupId(), new Listed(d.groupId(), d.state(), d.protocolType(), ListGroupsHandler.CONSUMER));
         }
         for (String groupId : coordinator.nodes().groups()) {
             if (!listed.containsKey(groupId) && coordinator.isCoordinatorOf(groupId) && GroupIds.isValid(groupId)) {

@@ -119,7 +119,8 @@ record GroupMetadataRecord(String protocolType, int generation, String protocol,
         out.put(bytes);
     }
 
-    private static String getString(ByteBuffer in) {
+    /** A Kafka STRING: INT16 length (-1 for null), then UTF-8 bytes. */
+    static String getString(ByteBuffer in) {
         int length = in.getShort();
         if (length < 0) {
             return null;

@@ -1,6 +1,6 @@
 package io.millrace.broker.group;
 
-/** The states of a classic-protocol group, as Kafka names them (and as DescribeGroups reports them). */
+/** The states of a group, as Kafka names them (and as DescribeGroups reports them). */
 public enum GroupState {
     /** No members; committed offsets may remain. */
     EMPTY("Empty"),
@@ -10,6 +10,8 @@ public enum GroupState {
     COMPLETING_REBALANCE("CompletingRebalance"),
     /** Every member has its assignment. */
     STABLE("Stable"),
+    /** A consumer-protocol group whose members are still giving up or taking up partitions of a new assignment. */
+    RECONCILING("Reconciling"),
     /** Removed; requests for it are answered as for an unknown group. */
     DEAD("Dead");
 

@@ -41,6 +41,12 @@ public final class JoinGroupHandler implements ApiHandler {
             request.respond(error(Errors.NOT_COORDINATOR, body.memberId()));
             return;
         }
+        if (coordinator.consumerGroups().active(body.groupId()).isPresent()) {
+            LOG.warn("JoinGroup from {} refused: group {} has members on the consumer group protocol", clientHost(request),
+                body.groupId());
+            request.respond(error(Errors.INCONSISTENT_GROUP_PROTOCOL, body.memberId()));
+            return;
+        }
         if (group.get().isIdle()) {
             // a first member: the group id must not be in use by ZooKeeper group consumers
             coordinator.claimForKafka(body.groupId()).whenComplete((conflict, failure) -> {

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Lists the groups this broker coordinates (see {@link GroupListing}), filtered by state (version
- * 4+) and type (version 5+; every group here is "classic"), both matched without regard to case as
+ * 4+) and type (version 5+: "classic", or "consumer" for the consumer group protocol), both matched without regard to case as
  * Kafka does. Groups known only from ZooKeeper are read off the request thread, once this broker
  * has loaded its partitions of the offsets topic (the first listing creates the topic).
  */
@@ -23,6 +23,7 @@ public final class ListGroupsHandler implements ApiHandler {
     private static final Logger LOG = LoggerFactory.getLogger(ListGroupsHandler.class);
 
     static final String CLASSIC = "classic";
+    static final String CONSUMER = "consumer";
 
     private final GroupCoordinator coordinator;
     private final GroupListing listing;
@@ -37,10 +38,6 @@ public final class ListGroupsHandler implements ApiHandler {
         ListGroupsRequest body = request.body();
         Set<String> states = lowerCase(body.statesFilter());
         Set<String> types = lowerCase(body.typesFilter());
-        if (!types.isEmpty() && !types.contains(CLASSIC)) {
-            request.respond(new ListGroupsResponse(0, Errors.NONE.code(), List.of()));
-            return;
-        }
         coordinator.awaitOffsetsTopicLoaded(FindCoordinatorHandler.WAIT_MS)
             .thenCompose(loaded -> coordinator.onRegistryThread(listing::all)).whenComplete((all, failure) -> {
             if (failure != null) {
@@ -50,7 +47,8 @@ public final class ListGroupsHandler implements ApiHandler {
             }
             List<ListGroupsResponse.Group> groups = all.values().stream()
                 .filter(g -> states.isEmpty() || states.contains(g.state().kafkaName().toLowerCase(Locale.ROOT)))
-                .map(g -> new ListGroupsResponse.Group(g.groupId(), g.protocolType(), g.state().kafkaName(), CLASSIC))
+                .filter(g -> types.isEmpty() || types.contains(g.type()))
+                .map(g -> new ListGroupsResponse.Group(g.groupId(), g.protocolType(), g.state().kafkaName(), g.type()))
                 .toList();
             request.respond(new ListGroupsResponse(0, Errors.NONE.code(), groups));
         });

@@ -46,7 +46,10 @@ public final class OffsetDeleteHandler implements ApiHandler {
         }
         ClassicGroup group = coordinator.existingGroup(groupId).filter(g -> !g.isIdle()).orElse(null);
         Set<String> subscribed;
-        if (group == null) {
+        java.util.Optional<ConsumerGroup> consumerGroup = coordinator.consumerGroups().active(groupId);
+        if (consumerGroup.isPresent()) {
+            subscribed = consumerGroup.get().subscribedTopics();
+        } else if (group == null) {
             subscribed = null;
         } else if (!SubscribedTopics.CONSUMER_PROTOCOL_TYPE.equals(group.describe().protocolType())) {
             request.respond(failed(Errors.NON_EMPTY_GROUP));

@@ -8,6 +8,7 @@ import io.millrace.broker.group.DescribeGroupsHandler;
 import io.millrace.broker.group.FindCoordinatorHandler;
 import io.millrace.broker.group.GroupCoordinator;
 import io.millrace.broker.group.OffsetsTopicAccess;
+import io.millrace.broker.group.ConsumerGroupHeartbeatHandler;
 import io.millrace.broker.group.HeartbeatHandler;
 import io.millrace.broker.group.JoinGroupHandler;
 import io.millrace.broker.group.LeaveGroupHandler;
@@ -154,6 +155,7 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.DESCRIBE_GROUPS, new DescribeGroupsHandler(groups));
         handlers.put(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(groups));
         handlers.put(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(groups));
+        handlers.put(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(groups, cluster.metadata()));
     }
 
     /**

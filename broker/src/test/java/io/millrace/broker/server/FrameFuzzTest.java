@@ -238,6 +238,8 @@ public class FrameFuzzTest {
             case DELETE_GROUPS -> new io.millrace.common.protocol.message.DeleteGroupsRequest(List.of("fuzz-absent-group"));
             case OFFSET_DELETE -> new io.millrace.common.protocol.message.OffsetDeleteRequest(GROUP, List.of(
                 new io.millrace.common.protocol.message.OffsetDeleteRequest.Topic(TOPIC, List.of(0))));
+            case CONSUMER_GROUP_HEARTBEAT -> new io.millrace.common.protocol.message.ConsumerGroupHeartbeatRequest("fuzz-kip848",
+                "", 0, null, null, 10_000, List.of(TOPIC), null, null, List.of());
             case DESCRIBE_CLUSTER -> new io.millrace.common.protocol.message.DescribeClusterRequest(false,
                 io.millrace.common.protocol.message.DescribeClusterRequest.ENDPOINT_BROKERS, false);
             // validate_only and a harmless setting, so that a mutated value changes little even if that bit flips too

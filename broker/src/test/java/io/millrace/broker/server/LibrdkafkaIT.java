@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Millrace as librdkafka uses it (kcat, confluent-kafka, every librdkafka binding): Confluent's
  * Python client, installed from PyPI into a virtual environment under target/, runs scripts against
- * two Millrace brokers. balanced_consumers.py, once per assignment strategy, checks every record is
+ * two Millrace brokers. balanced_consumers.py, once per assignment strategy and once on the consumer
+ * group protocol (group.protocol=consumer, the coordinator assigning), checks every record is
  * read exactly once across a member leaving, that the group is listed and described by librdkafka's
  * admin client, and that the commits reach the log end; admin_calls.py checks librdkafka's admin
  * calls on topics, partitions, configurations, offsets, records, leaders and group offsets.
@@ -37,7 +38,7 @@ public class LibrdkafkaIT {
 
     private static final EmbeddedZooKeeper ZOOKEEPER = new EmbeddedZooKeeper();
     private static final BrokerCluster CLUSTER = new BrokerCluster(ZOOKEEPER, 2,
-        Map.of("group.min.session.timeout.ms", 1_000));
+        Map.of("group.min.session.timeout.ms", 1_000, "group.consumer.heartbeat.interval.ms", 300));
 
     @ClassRule
     public static final TestRule RULES = RuleChain.outerRule(ZOOKEEPER).around(CLUSTER);
@@ -57,6 +58,11 @@ public class LibrdkafkaIT {
     @Test(timeout = 240_000)
     public void librdkafkasCooperativeStickyAssignorReadsEveryRecordOnce() throws Exception {
         runScript("librdkafka-cooperative", "cooperative-sticky");
+    }
+
+    @Test(timeout = 240_000)
+    public void librdkafkasConsumerGroupProtocolReadsEveryRecordOnce() throws Exception {
+        runScript("librdkafka-kip848", "consumer");
     }
 
     @Test(timeout = 240_000)
