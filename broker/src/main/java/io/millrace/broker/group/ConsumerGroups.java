@@ -53,7 +53,8 @@ final class ConsumerGroups {
     }
 
     /**
-     * Appends the group's snapshot when it differs from the last one appended, without waiting for it:
+     * Appends the group's snapshot when it differs from the last one appended (or that one failed),
+     * without waiting for it:
      * a coordinator that dies before it is replicated leaves the next one an older epoch, whose members
      * are then fenced and join again, as if nothing had been stored.
      */
@@ -67,7 +68,13 @@ final class ConsumerGroups {
             group.stored = bytes;
             store.apply(group.groupId(), snapshot).whenComplete((ok, failure) -> {
                 if (failure != null) {
+                    // stored again at the group's next heartbeat, which compares with what is stored
                     LOG.debug("Could not store consumer group {}: {}", group.groupId(), failure.toString());
+                    synchronized (group.storeLock) {
+                        if (group.stored == bytes) {
+                            group.stored = null;
+                        }
+                    }
                 }
             });
         }
