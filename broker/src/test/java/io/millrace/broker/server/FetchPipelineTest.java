@@ -8,6 +8,7 @@ import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchResponse;
 import io.millrace.common.protocol.message.FetchResponse.PartitionData;
 import io.millrace.common.protocol.message.ProduceRequest;
+import io.millrace.common.protocol.message.ProduceResponse;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.RecordBatchBuilder;
 import io.millrace.testkit.EmbeddedZooKeeper;
@@ -117,8 +118,18 @@ public class FetchPipelineTest {
             builder.append(1_000L + i, null, ("value-" + i).getBytes(StandardCharsets.UTF_8));
         }
         ByteBuffer batch = builder.build();
-        int id = client.send(new ProduceRequest(null, (short) -1, 30_000, List.of(new ProduceRequest.TopicData(topic,
-            List.of(new ProduceRequest.PartitionData(partition, batch))))), PRODUCE_V);
-        client.receive(ApiKey.PRODUCE, PRODUCE_V, id);
+        // a partition's log opens a moment before its broker leads it: NOT_LEADER_OR_FOLLOWER until then
+        long deadline = System.currentTimeMillis() + 30_000;
+        Errors error;
+        do {
+            int id = client.send(new ProduceRequest(null, (short) -1, 30_000, List.of(new ProduceRequest.TopicData(topic,
+                List.of(new ProduceRequest.PartitionData(partition, batch.duplicate()))))), PRODUCE_V);
+            ProduceResponse response = (ProduceResponse) client.receive(ApiKey.PRODUCE, PRODUCE_V, id);
+            error = response.responses().get(0).partitionResponses().get(0).error();
+            if (error == Errors.NOT_LEADER_OR_FOLLOWER) {
+                Thread.sleep(20);
+            }
+        } while (error == Errors.NOT_LEADER_OR_FOLLOWER && System.currentTimeMillis() < deadline);
+        assertEquals("producing to " + topic + "-" + partition, Errors.NONE, error);
     }
 }
