@@ -243,6 +243,11 @@ public final class Broker implements AutoCloseable {
         return logManager;
     }
 
+    /** The replicas of replicated partitions on this broker, leaders and followers. */
+    public ReplicaManager replicaManager() {
+        return replicas;
+    }
+
     /** This broker's group coordinator. */
     public GroupCoordinator groupCoordinator() {
         return groups;

@@ -119,7 +119,7 @@ final class BrokerCluster extends ExternalResource {
         return props;
     }
 
-    /** Creates a topic and waits until every partition's leader has opened its log. */
+    /** Creates a topic and waits until each partition's leader has opened its log (and, if replicated, leads it). */
     void createTopic(String topic, int partitions, Map<String, String> configs) throws Exception {
         Broker any = brokers.stream().filter(b -> b != null).findFirst().orElseThrow();
         any.cluster().createTopic(topic, partitions, configs).get(30, TimeUnit.SECONDS);
@@ -146,6 +146,14 @@ final class BrokerCluster extends ExternalResource {
             int leader = snapshot.leader(topic, partition);
             if (leader < 0 || brokers.get(leader) == null
                 || brokers.get(leader).logManager().getLog(topic, partition).isEmpty()) {
+                return false;
+            }
+            // a replicated partition's log opens before its leader takes the leadership, and answers
+            // NOT_LEADER_OR_FOLLOWER until then
+            boolean replicated = snapshot.partitionState(topic, partition).map(s -> s.replicas().size() > 1).orElse(false);
+            if (replicated && !brokers.get(leader).replicaManager()
+                    .partition(new io.millrace.common.TopicPartition(topic, partition))
+                    .map(io.millrace.broker.replica.Partition::isLeader).orElse(false)) {
                 return false;
             }
         }
