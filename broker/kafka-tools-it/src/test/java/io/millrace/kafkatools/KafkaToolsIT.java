@@ -380,6 +380,44 @@ public class KafkaToolsIT {
     }
 
     @Test(timeout = 300_000)
+    public void theVerifiableConsumerReadsOnTheConsumerGroupProtocolAndKafkaConsumerGroupsDescribesItsGroup()
+            throws Exception {
+        tool(KafkaTool.TOPICS, "--create", "--topic", "kip848", "--partitions", "4", "--replication-factor", "1");
+        KafkaTool.Run produced = tool(KafkaTool.VERIFIABLE_PRODUCER, "--topic", "kip848", "--max-messages", "2000",
+            "--acks", "-1");
+        assertEquals(produced.output(), 2000, count(produced, "\"name\":\"producer_send_success\""));
+        KafkaTool.Run consumed = tool(KafkaTool.VERIFIABLE_CONSUMER, "--topic", "kip848", "--group-id", "kip848-readers",
+            "--group-protocol", "consumer", "--max-messages", "2000", "--reset-policy", "earliest");
+        assertEquals(consumed.output(), 2000, recordsConsumed(consumed));
+        assertEquals(consumed.output(), 0, count(consumed, "\"success\":false"));
+        long committed = 0;
+        for (long[] row : offsetsAndEnds(tool(KafkaTool.CONSUMER_GROUPS, "--describe", "--group", "kip848-readers"))) {
+            committed += row[0];
+        }
+        assertEquals("the verifiable consumer's commits", 2000, committed);
+
+        Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "group.id", "kip848-readers",
+            "group.protocol", "consumer",
+            "key.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class,
+            "value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class);
+        try (org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]> member =
+                 new org.apache.kafka.clients.consumer.KafkaConsumer<>(props)) {
+            member.subscribe(List.of("kip848"));
+            long deadline = System.currentTimeMillis() + 60_000;
+            while (member.assignment().size() < 4) {
+                assertTrue("the member was assigned every partition", System.currentTimeMillis() < deadline);
+                member.poll(java.time.Duration.ofMillis(100));
+            }
+            String listed = tool(KafkaTool.CONSUMER_GROUPS, "--list", "--type").output();
+            assertTrue(listed, listed.lines().anyMatch(l -> l.matches("kip848-readers\\s+Consumer\\s*")));
+            String members = tool(KafkaTool.CONSUMER_GROUPS, "--describe", "--group", "kip848-readers", "--members").output();
+            String line = members.lines().filter(l -> l.contains(member.groupMetadata().memberId())).findFirst()
+                .orElseThrow(() -> new AssertionError("the member is not described:\n" + members));
+            assertTrue(line, line.trim().endsWith(" 4"));
+        }
+    }
+
+    @Test(timeout = 300_000)
     public void theConsoleConsumerPrintsAGroupsStoredGenerationFromConsumerOffsets() throws Exception {
         tool(KafkaTool.TOPICS, "--create", "--topic", "generations", "--partitions", "2", "--replication-factor", "2");
         Map<String, Object> props = Map.of("bootstrap.servers", bootstrap, "group.id", "formatted",
