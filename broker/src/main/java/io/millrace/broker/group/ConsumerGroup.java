@@ -46,8 +46,6 @@ final class ConsumerGroup {
     /** The subscribed topics' partition counts the target was computed with; null when taken over, until the first heartbeat. */
     private Map<String, Integer> assignedCounts = Map.of();
     private String assignorName = ServerAssignor.DEFAULT;
-    /** Until when partitions no member holds stay unassigned, after members were taken over from another coordinator. */
-    private long holdUnownedUntilMs;
 
     ConsumerGroup(String groupId, GroupConfig config) {
         this.groupId = groupId;
@@ -89,9 +87,6 @@ final class ConsumerGroup {
             newMember = member.epoch == 0;
         } else {
             member = members.get(request.memberId());
-            if (member == null) {
-                member = adopt(request, owned, clientId, clientHost, nowMs);
-            }
             if (member == null || member.leftToReturn) {
                 return Answer.refused(Errors.UNKNOWN_MEMBER_ID, "Member " + request.memberId() + " is not in group " + groupId);
             }
@@ -142,40 +137,6 @@ final class ConsumerGroup {
             target.remove(memberId);
         }
         members.put(memberId, member);
-        return member;
-    }
-
-    /**
-     * A member this coordinator has not seen, at an epoch it got from the previous coordinator, that
-     * says in full what it subscribes to and owns (a client sends every field again to a new
-     * coordinator): it is taken in at that epoch with the partitions it owns, unless another member
-     * here already holds one of them, so that it goes on without giving anything up and its commits
-     * at that epoch are taken. Null when it cannot be.
-     */
-    private ConsumerGroupMember adopt(ConsumerGroupHeartbeatRequest request, Set<TopicPartition> owned, String clientId,
-                                      String clientHost, long nowMs) {
-        boolean full = owned != null && (request.subscribedTopicNames() != null || request.subscribedTopicRegex() != null);
-        if (!full || members.size() >= config.maxSize()) {
-            return null;
-        }
-        for (ConsumerGroupMember other : members.values()) {
-            if (!Collections.disjoint(other.held(), owned)) {
-                return null;
-            }
-        }
-        if (members.isEmpty()) {
-            // the other members are on their way here too: what they own is not given out before they can say so
-            holdUnownedUntilMs = nowMs + 2L * config.consumerHeartbeatIntervalMs();
-        }
-        ConsumerGroupMember member = new ConsumerGroupMember(request.memberId(), request.instanceId(), clientId, clientHost);
-        member.epoch = request.memberEpoch();
-        member.assigned.addAll(owned);
-        member.sent = Set.copyOf(owned);
-        members.put(member.memberId, member);
-        groupEpoch = Math.max(groupEpoch, member.epoch);
-        assignmentEpoch = Math.max(assignmentEpoch, member.epoch);
-        target.put(member.memberId, Set.copyOf(owned));
-        groupEpoch++;
         return member;
     }
 
@@ -286,11 +247,9 @@ final class ConsumerGroup {
                 heldByOthers.addAll(other.revoking);
             }
         }
-        if (nowMs >= holdUnownedUntilMs) {
-            for (TopicPartition tp : desired) {
-                if (!heldByOthers.contains(tp)) {
-                    member.assigned.add(tp);
-                }
+        for (TopicPartition tp : desired) {
+            if (!heldByOthers.contains(tp)) {
+                member.assigned.add(tp);
             }
         }
         if (member.epoch != assignmentEpoch) {

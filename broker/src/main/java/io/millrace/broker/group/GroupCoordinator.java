@@ -201,15 +201,6 @@ public final class GroupCoordinator implements AutoCloseable {
         kafkaGroups.remove(groupId);
     }
 
-    /**
-     * Whether this broker took the group's partition of the offsets topic over less than a consumer
-     * session ago: members of a consumer-protocol group from the previous coordinator may yet come.
-     */
-    boolean recentlyTookOver(String groupId) {
-        long loaded = journal.loadedAtMs(groupId);
-        return loaded >= 0 && System.currentTimeMillis() - loaded < config.consumerSessionTimeoutMs();
-    }
-
     /** The groups on the consumer group protocol (KIP-848) coordinated here. */
     ConsumerGroups consumerGroups() {
         return consumerGroups;

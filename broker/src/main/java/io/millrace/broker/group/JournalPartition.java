@@ -47,8 +47,6 @@ final class JournalPartition {
     int markVersion;
     /** Registry thread only. */
     private long rewrittenEnd;
-    /** When this broker took the partition over: its groups' members may still be on their way here. */
-    final long loadedAtMs = System.currentTimeMillis();
 
     JournalPartition(int partition, int leaderEpoch, long mark, int markVersion) {
         this.partition = partition;

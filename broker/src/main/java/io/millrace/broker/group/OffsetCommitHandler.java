@@ -46,7 +46,7 @@ public final class OffsetCommitHandler implements ApiHandler {
     @Override
     public void handle(Request request) {
         OffsetCommitRequest body = request.body();
-        Errors groupError = checkGroup(body, request.version());
+        Errors groupError = checkGroup(body);
         if (groupError != Errors.NONE) {
             request.respond(answer(body, tp -> groupError));
             return;
@@ -103,7 +103,7 @@ public final class OffsetCommitHandler implements ApiHandler {
         }
     }
 
-    private Errors checkGroup(OffsetCommitRequest body, short version) {
+    private Errors checkGroup(OffsetCommitRequest body) {
         if (!GroupIds.isValid(body.groupId())) {
             return Errors.INVALID_GROUP_ID;
         }
@@ -111,19 +111,12 @@ public final class OffsetCommitHandler implements ApiHandler {
             return Errors.NOT_COORDINATOR;
         }
         Optional<ConsumerGroup> consumerGroup = coordinator.consumerGroups().active(body.groupId());
-        boolean memberOfPrevious = body.generationId() >= 0 && version >= 9 && coordinator.recentlyTookOver(body.groupId());
         if (consumerGroup.isPresent()) {
             // a member of a consumer-protocol group commits with its member epoch in the generation's place
-            Errors error = consumerGroup.get().checkCommit(body.memberId(), body.generationId());
-            return error == Errors.UNKNOWN_MEMBER_ID && memberOfPrevious ? Errors.COORDINATOR_LOAD_IN_PROGRESS : error;
+            return consumerGroup.get().checkCommit(body.memberId(), body.generationId());
         }
         Optional<ClassicGroup> group = coordinator.existingGroup(body.groupId());
         if (group.isEmpty()) {
-            if (memberOfPrevious) {
-                // a consumer-protocol member of the previous coordinator, whose heartbeat has not yet come:
-                // it will be taken in at its epoch, so its commit is retried rather than refused
-                return Errors.COORDINATOR_LOAD_IN_PROGRESS;
-            }
             // no live group here: only a consumer outside any group (generation -1) may commit
             return body.generationId() < 0 ? Errors.NONE : Errors.ILLEGAL_GENERATION;
         }

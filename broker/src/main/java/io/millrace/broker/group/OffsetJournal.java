@@ -90,14 +90,6 @@ final class OffsetJournal {
     }
 
     /** Whether this broker leads the group's partition and has loaded it. */
-    /** When this broker loaded the group's partition, or -1 when it does not lead it. */
-    long loadedAtMs(String groupId) {
-        ClusterSnapshot snapshot = access.metadata().snapshot();
-        int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
-        JournalPartition jp = partitions <= 0 ? null : led.get(OffsetsTopic.partitionFor(groupId, partitions));
-        return jp == null ? -1 : jp.loadedAtMs;
-    }
-
     boolean isLoaded(String groupId) {
         ClusterSnapshot snapshot = access.metadata().snapshot();
         int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
