@@ -69,7 +69,14 @@ public enum ApiKey {
     // the configuration admin APIs and DescribeCluster
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
-    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0);
+    DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
+    // transactions: codecs ready, not yet served
+    ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 3, 3, false),
+    ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3, false),
+    END_TXN(26, "EndTxn", 0, 4, 3, false),
+    WRITE_TXN_MARKERS(27, "WriteTxnMarkers", 1, 1, 1, false),
+    TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 4, 3, false),
+    DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0, false);
 
     /** One more than the largest id: the size of a table indexed by api key. */
     public static final int ID_LIMIT = java.util.Arrays.stream(values()).mapToInt(ApiKey::id).max().orElse(0) + 1;

@@ -62,6 +62,12 @@ public final class ApiMessages {
             case ALTER_CONFIGS -> AlterConfigsRequest.parse(buffer, version);
             case INCREMENTAL_ALTER_CONFIGS -> IncrementalAlterConfigsRequest.parse(buffer, version);
             case DESCRIBE_CLUSTER -> DescribeClusterRequest.parse(buffer, version);
+            case ADD_PARTITIONS_TO_TXN -> AddPartitionsToTxnRequest.parse(buffer, version);
+            case ADD_OFFSETS_TO_TXN -> AddOffsetsToTxnRequest.parse(buffer, version);
+            case END_TXN -> EndTxnRequest.parse(buffer, version);
+            case WRITE_TXN_MARKERS -> WriteTxnMarkersRequest.parse(buffer, version);
+            case TXN_OFFSET_COMMIT -> TxnOffsetCommitRequest.parse(buffer, version);
+            case DESCRIBE_TRANSACTIONS -> DescribeTransactionsRequest.parse(buffer, version);
         };
     }
 
@@ -108,6 +114,12 @@ public final class ApiMessages {
             case ALTER_CONFIGS -> AlterConfigsResponse.parse(buffer, version);
             case INCREMENTAL_ALTER_CONFIGS -> IncrementalAlterConfigsResponse.parse(buffer, version);
             case DESCRIBE_CLUSTER -> DescribeClusterResponse.parse(buffer, version);
+            case ADD_PARTITIONS_TO_TXN -> AddPartitionsToTxnResponse.parse(buffer, version);
+            case ADD_OFFSETS_TO_TXN -> AddOffsetsToTxnResponse.parse(buffer, version);
+            case END_TXN -> EndTxnResponse.parse(buffer, version);
+            case WRITE_TXN_MARKERS -> WriteTxnMarkersResponse.parse(buffer, version);
+            case TXN_OFFSET_COMMIT -> TxnOffsetCommitResponse.parse(buffer, version);
+            case DESCRIBE_TRANSACTIONS -> DescribeTransactionsResponse.parse(buffer, version);
         };
     }
 }

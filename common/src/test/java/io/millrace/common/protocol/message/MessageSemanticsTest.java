@@ -76,6 +76,18 @@ public class MessageSemanticsTest {
     }
 
     @Test
+    public void theTransactionVersionsBeyondTheClientFormAndTransactionProtocolOneAreRejected() {
+        ByteBuffer empty = ByteBuffer.allocate(0);
+        assertThrows(UnsupportedVersionException.class, () -> AddPartitionsToTxnRequest.parse(empty, (short) 4));
+        assertThrows(UnsupportedVersionException.class, () -> EndTxnRequest.parse(empty, (short) 5));
+        assertThrows(UnsupportedVersionException.class, () -> TxnOffsetCommitRequest.parse(empty, (short) 5));
+        assertThrows(UnsupportedVersionException.class, () -> WriteTxnMarkersRequest.parse(empty, (short) 0));
+        assertThrows(UnsupportedVersionException.class, () -> WriteTxnMarkersRequest.parse(empty, (short) 2));
+        EndTxnResponse response = new EndTxnResponse(0, (short) 0);
+        assertThrows(UnsupportedVersionException.class, () -> response.sizeInBytes((short) 5));
+    }
+
+    @Test
     public void apiMessagesDispatchesEveryApiToItsParser() {
         for (ApiKey api : ApiKey.values()) {
             assertEquals(api, ApiMessages.parseRequest(api, requestBytes(api), api.minVersion()).apiKey());
@@ -125,6 +137,12 @@ public class MessageSemanticsTest {
             case ALTER_CONFIGS -> Wire.kafkaWrite(ConfigSamples.alterConfigsRequest(), v);
             case INCREMENTAL_ALTER_CONFIGS -> Wire.kafkaWrite(ConfigSamples.incrementalAlterConfigsRequest(), v);
             case DESCRIBE_CLUSTER -> Wire.kafkaWrite(ConfigSamples.describeClusterRequest(v), v);
+            case ADD_PARTITIONS_TO_TXN -> Wire.kafkaWrite(new AddPartitionsToTxnRequestTest(v).kafkaSample(), v);
+            case ADD_OFFSETS_TO_TXN -> Wire.kafkaWrite(new AddOffsetsToTxnRequestTest(v).kafkaSample(), v);
+            case END_TXN -> Wire.kafkaWrite(new EndTxnRequestTest(v).kafkaSample(), v);
+            case WRITE_TXN_MARKERS -> Wire.kafkaWrite(new WriteTxnMarkersRequestTest(v).kafkaSample(), v);
+            case TXN_OFFSET_COMMIT -> Wire.kafkaWrite(new TxnOffsetCommitRequestTest(v).kafkaSample(), v);
+            case DESCRIBE_TRANSACTIONS -> Wire.kafkaWrite(new DescribeTransactionsRequestTest(v).kafkaSample(), v);
         };
     }
 
