@@ -33,6 +33,7 @@ public final class RecordBatchBuilder {
     private int baseSequence = RecordBatch.NO_SEQUENCE;
     private int partitionLeaderEpoch = RecordBatch.NO_PARTITION_LEADER_EPOCH;
     private boolean transactional;
+    private boolean control;
     // Set when the batch keeps the offsets of a batch it was compacted from; -1 means count - 1.
     private int keptLastOffsetDelta = -1;
 
@@ -72,6 +73,12 @@ public final class RecordBatchBuilder {
         this.producerEpoch = producerEpoch;
         this.baseSequence = baseSequence;
         this.transactional = transactional;
+        return this;
+    }
+
+    /** Marks the batch as a control batch: its records are markers for the broker and the consumer, not data. */
+    public RecordBatchBuilder controlBatch() {
+        this.control = true;
         return this;
     }
 
@@ -378,7 +385,8 @@ public final class RecordBatchBuilder {
         int s = batchStart;
         short attributes = (short) (compression.id
             | (timestampType == TimestampType.LOG_APPEND_TIME ? RecordBatch.TIMESTAMP_TYPE_MASK : 0)
-            | (transactional ? RecordBatch.TRANSACTIONAL_FLAG_MASK : 0));
+            | (transactional ? RecordBatch.TRANSACTIONAL_FLAG_MASK : 0)
+            | (control ? RecordBatch.CONTROL_FLAG_MASK : 0));
         long max = timestampType == TimestampType.LOG_APPEND_TIME ? logAppendTime : maxTimestamp;
         buffer.putLong(s + RecordBatch.BASE_OFFSET_OFFSET, baseOffset);
         buffer.putInt(s + RecordBatch.LENGTH_OFFSET, size - RecordBatch.LOG_OVERHEAD);
