@@ -5,6 +5,7 @@ import io.millrace.common.errors.InvalidRecordException;
 import io.millrace.common.errors.KafkaStorageException;
 import io.millrace.common.errors.OffsetOutOfRangeException;
 import io.millrace.common.errors.RecordTooLargeException;
+import io.millrace.common.record.EndTransactionMarker;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.utils.Time;
 import java.io.Closeable;
@@ -196,6 +197,18 @@ public final class Log implements Closeable {
      */
     public boolean appendMayWait(ByteBuffer records) {
         return appends.mayWait(records);
+    }
+
+    /**
+     * Appends a transaction coordinator's marker ending {@code producerId}'s transaction, as the
+     * leader of {@code leaderEpoch} (negative: none), and ends the transaction in the producer state.
+     *
+     * @throws io.millrace.common.errors.InvalidProducerEpochException the producer has a newer epoch
+     * @throws io.millrace.common.protocol.ApiException                TRANSACTION_COORDINATOR_FENCED: a newer
+     *                                                                 coordinator wrote a marker for it
+     */
+    public LogAppendInfo appendMarker(long producerId, short producerEpoch, EndTransactionMarker marker, int leaderEpoch) {
+        return appends.appendMarker(producerId, producerEpoch, marker, leaderEpoch);
     }
 
     /** Starts a new active segment at the log end offset, unless the active one is empty. */

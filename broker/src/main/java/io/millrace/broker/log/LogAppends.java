@@ -1,6 +1,7 @@
 package io.millrace.broker.log;
 
 import io.millrace.broker.log.LogValidator.Run;
+import io.millrace.common.record.EndTransactionMarker;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.TimestampType;
 import java.io.IOException;
@@ -49,6 +50,29 @@ final class LogAppends {
             LogAppendInfo info = LogValidator.assignOffsets(records, log.end().offset(), now, config.timestampType());
             write(records, info, config, now);
             producers.complete(producerAppend);
+            return info;
+        } catch (IOException e) {
+            throw log.health().offline("append to", e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@link Log#appendMarker}. */
+    LogAppendInfo appendMarker(long producerId, short producerEpoch, EndTransactionMarker marker, int leaderEpoch) {
+        log.health().ensureUsable();
+        LogConfig config = log.config();
+        ReentrantLock lock = log.appendLock();
+        lock.lock();
+        try {
+            log.health().ensureUsable();
+            ProducerStateManager producers = log.producerState();
+            producers.checkMarker(producerId, producerEpoch, marker);
+            long now = log.context().time().milliseconds();
+            ByteBuffer records = marker.toBatch(producerId, producerEpoch, now, startEpoch(leaderEpoch));
+            LogAppendInfo info = LogValidator.assignOffsets(records, log.end().offset(), now, config.timestampType());
+            write(records, info, config, now);
+            producers.onReplicatedRecords(records, now);
             return info;
         } catch (IOException e) {
             throw log.health().offline("append to", e);

@@ -1,5 +1,6 @@
 package io.millrace.broker.log;
 
+import io.millrace.broker.log.AbortedTransactions.Aborted;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.Record;
 import io.millrace.common.record.RecordBatch;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * {@code delete.retention.ms}; records without a key stay. Kept records keep their offsets, so a
  * compacted log has gaps: consumers read each batch's offsets, not a count.
  *
- * <p>Only closed segments below the high watermark, whose largest timestamp is at least
+ * <p>Only closed segments below the last stable offset (the high watermark, or the first offset of
+ * a transaction still open), whose largest timestamp is at least
  * {@code min.compaction.lag.ms} old, are cleaned, so no record a consumer or follower may still
  * lose to a truncation is touched, and the active segment never is. A pass maps each key to its
  * last offset over as many of those segments as the {@link KeyOffsetMap} holds, then rewrites
@@ -42,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * falls into a gap between segments) or its producer's last in its segment: those stay as empty
  * batches, as Kafka keeps them. Reading and writing run without the log's locks; only the swap
  * takes them, and is skipped if retention or a truncation removed the segment meanwhile.
+ *
+ * <p>The records of an aborted transaction are removed whatever their keys, and never count as
+ * a key's later record: a consumer never saw them, and the value the transaction would have
+ * replaced must stay. Transaction markers stay.
  */
 final class LogCompaction {
 
@@ -56,6 +62,8 @@ final class LogCompaction {
     private final Log log;
     private final long memoryBytes;
     private ByteBuffer scratch = ByteBuffer.allocate(READ_BUFFER_BYTES);
+    /** The aborted transactions of the segments a pass cleans, by producer. */
+    private Map<Long, List<Aborted>> abortedByProducer = Map.of();
 
     LogCompaction(Log log, long memoryBytes) {
         this.log = log;
@@ -71,7 +79,7 @@ final class LogCompaction {
         lock.lock();
         try {
             long activeBase = log.end().segment().baseOffset();
-            long highWatermark = log.highWatermark();
+            long highWatermark = log.producerState().lastStableOffset(log.highWatermark());
             List<LogSegment> closed = new ArrayList<>(log.segmentsBelow(activeBase));
             List<LogSegment> cleanable = new ArrayList<>(closed.size());
             for (int i = 0; i < closed.size(); i++) {
@@ -95,6 +103,10 @@ final class LogCompaction {
         }
         long first = segments.get(0).baseOffset();
         long end = nextBase(segments, segments.size() - 1);
+        abortedByProducer = new HashMap<>();
+        for (Aborted aborted : log.producerState().abortedTransactions(first, end)) {
+            abortedByProducer.computeIfAbsent(aborted.producerId(), id -> new ArrayList<>()).add(aborted);
+        }
         KeyOffsetMap keys = new KeyOffsetMap(end - first, memoryBytes);
         int mapped = map(segments, keys);
         if (mapped == 0) {
@@ -180,7 +192,7 @@ final class LogCompaction {
      */
     private int map(List<LogSegment> segments, KeyOffsetMap keys) throws IOException {
         for (int i = 0; i < segments.size(); i++) {
-            boolean whole = forEachBatch(segments.get(i), batch -> forEachRecord(batch,
+            boolean whole = forEachBatch(segments.get(i), batch -> isAborted(batch) || forEachRecord(batch,
                 record -> !record.hasKey() || keys.put(record.key(), record.offset())));
             if (!whole) {
                 return i;
@@ -205,8 +217,9 @@ final class LogCompaction {
             if (batch.hasProducerId()) {
                 lastBatchOfProducer.put(batch.producerId(), batch.baseOffset());
             }
+            boolean aborted = isAborted(batch);
             return forEachRecord(batch, record -> {
-                if (!keeps(record, keys, tombstonesGo)) {
+                if (aborted || !keeps(record, keys, tombstonesGo)) {
                     removable[0]++;
                 }
                 return true;
@@ -243,7 +256,8 @@ final class LogCompaction {
                 boolean tombstonesGo = segment.largestTimestamp() < deleteHorizon;
                 forEachBatch(segment, batch -> {
                     ByteBuffer kept = batch.isControlBatch() ? batch.slice()
-                        : cleanBatch(batch, keys, tombstonesGo, headersKept.contains(batch.baseOffset()));
+                        : cleanBatch(batch, isAborted(batch) ? null : keys, tombstonesGo,
+                            headersKept.contains(batch.baseOffset()));
                     if (kept != null) {
                         cleaned.append(kept);
                     }
@@ -263,7 +277,23 @@ final class LogCompaction {
         return cleaned;
     }
 
-    /** The batch with only its kept records, the batch itself if all stay, or null if it goes. */
+    /** Whether {@code batch} belongs to a transaction that ended aborted. */
+    private boolean isAborted(RecordBatch batch) {
+        if (!batch.isTransactional() || batch.isControlBatch()) {
+            return false;
+        }
+        for (Aborted aborted : abortedByProducer.getOrDefault(batch.producerId(), List.of())) {
+            if (aborted.firstOffset() <= batch.baseOffset() && batch.baseOffset() < aborted.lastOffset()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The batch with only its kept records, the batch itself if all stay, or null if it goes. With
+     * {@code keys} null (an aborted transaction's batch) no record stays.
+     */
     private static ByteBuffer cleanBatch(RecordBatch batch, KeyOffsetMap keys, boolean tombstonesGo, boolean keepHeader) {
         List<Record> kept = new ArrayList<>();
         int count = 0;
@@ -271,7 +301,7 @@ final class LogCompaction {
             while (records.hasNext()) {
                 Record record = records.next();
                 count++;
-                if (keeps(record, keys, tombstonesGo)) {
+                if (keys != null && keeps(record, keys, tombstonesGo)) {
                     kept.add(record);
                 }
             }

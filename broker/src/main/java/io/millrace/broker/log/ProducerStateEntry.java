@@ -18,8 +18,14 @@ import java.util.Optional;
  * @param epoch      the latest epoch seen from it
  * @param batches    its last batches in {@code epoch}, oldest first, at most {@value #BATCHES_RETAINED}
  * @param lastSeenMs when it last appended, on the broker's clock (for {@code producer.id.expiration.ms})
+ * @param coordinatorEpoch      the epoch of the transaction coordinator that wrote its last marker here, -1 for none
+ * @param currentTxnFirstOffset the offset of its open transaction's first batch here, -1 when none is open
  */
-public record ProducerStateEntry(long producerId, short epoch, List<BatchMetadata> batches, long lastSeenMs) {
+public record ProducerStateEntry(long producerId, short epoch, List<BatchMetadata> batches, long lastSeenMs,
+                                 int coordinatorEpoch, long currentTxnFirstOffset) {
+
+    /** No transaction open, or no coordinator epoch known. */
+    public static final long NO_TXN = -1L;
 
     /** How many of a producer's batches are remembered for duplicate detection. */
     public static final int BATCHES_RETAINED = 5;
@@ -40,9 +46,35 @@ public record ProducerStateEntry(long producerId, short epoch, List<BatchMetadat
         batches = List.copyOf(batches);
     }
 
+    /** An idempotent producer's entry: no transaction open, no coordinator known. */
+    public ProducerStateEntry(long producerId, short epoch, List<BatchMetadata> batches, long lastSeenMs) {
+        this(producerId, epoch, batches, lastSeenMs, -1, NO_TXN);
+    }
+
     /** A producer seen for the first time, with no batch yet. */
     static ProducerStateEntry empty(long producerId, short epoch, long nowMs) {
         return new ProducerStateEntry(producerId, epoch, List.of(), nowMs);
+    }
+
+    /** Whether a transaction of the producer is open in this partition. */
+    public boolean inTransaction() {
+        return currentTxnFirstOffset >= 0;
+    }
+
+    /** This entry with a transaction opened at {@code firstOffset}. */
+    ProducerStateEntry withTxnStarted(long firstOffset) {
+        return new ProducerStateEntry(producerId, epoch, batches, lastSeenMs, coordinatorEpoch, firstOffset);
+    }
+
+    /**
+     * This entry after a marker ended its transaction: no transaction open, the marker's producer
+     * epoch (a coordinator aborting for a new epoch writes that epoch, fencing the old one) and
+     * coordinator epoch. A new epoch forgets the old epoch's batches, as a batch of it would.
+     */
+    ProducerStateEntry withTxnEnded(short markerEpoch, int markerCoordinatorEpoch, long nowMs) {
+        List<BatchMetadata> kept = markerEpoch == epoch ? batches : List.of();
+        return new ProducerStateEntry(producerId, markerEpoch, kept, Math.max(lastSeenMs, nowMs), markerCoordinatorEpoch,
+            NO_TXN);
     }
 
     /** The last batch's final sequence number, or {@link RecordBatch#NO_SEQUENCE} when none is remembered. */
@@ -77,11 +109,15 @@ public record ProducerStateEntry(long producerId, short epoch, List<BatchMetadat
             kept.addAll(batches.subList(from, batches.size()));
         }
         kept.add(batch);
-        return new ProducerStateEntry(producerId, batchEpoch, kept, Math.max(lastSeenMs, nowMs));
+        return new ProducerStateEntry(producerId, batchEpoch, kept, Math.max(lastSeenMs, nowMs), coordinatorEpoch,
+            currentTxnFirstOffset);
     }
 
-    /** Whether the producer has been idle for at least {@code expirationMs} at {@code nowMs}. */
+    /**
+     * Whether the producer has been idle for at least {@code expirationMs} at {@code nowMs}. A
+     * producer with a transaction open is kept: its marker must still find where the transaction began.
+     */
     boolean isExpired(long nowMs, long expirationMs) {
-        return nowMs - lastSeenMs >= expirationMs;
+        return !inTransaction() && nowMs - lastSeenMs >= expirationMs;
     }
 }

@@ -2,6 +2,11 @@ package io.millrace.broker.log;
 
 import io.millrace.broker.log.ProducerStateEntry.BatchMetadata;
 import io.millrace.common.TopicPartition;
+import io.millrace.common.errors.InvalidProducerEpochException;
+import io.millrace.common.errors.InvalidRecordException;
+import io.millrace.common.protocol.ApiException;
+import io.millrace.common.protocol.Errors;
+import io.millrace.common.record.EndTransactionMarker;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.TimestampType;
 import java.io.IOException;
@@ -13,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +47,9 @@ public final class ProducerStateManager {
     private final Path dir;
     private final long expirationMs;
     private final Map<Long, ProducerStateEntry> producers = new HashMap<>();
+    /** The open transactions by first offset: the lowest is where a read-committed consumer must stop. */
+    private final TreeMap<Long, Long> openTransactions = new TreeMap<>();
+    private final AbortedTransactions aborted = new AbortedTransactions();
 
     ProducerStateManager(TopicPartition partition, Path dir, long expirationMs) {
         this.partition = partition;
@@ -87,7 +96,11 @@ public final class ProducerStateManager {
             batch.reset(records, at);
             long base = next;
             next += batch.lastOffsetDelta() + 1L;
-            if (!batch.hasProducerId() || batch.isControlBatch()) {
+            if (batch.isControlBatch()) {
+                throw new InvalidRecordException("Clients may not write control batches: the one at offset " + base
+                    + " of the append to " + partition + " is refused");
+            }
+            if (!batch.hasProducerId()) {
                 continue;
             }
             ProducerStateEntry known = producers.get(batch.producerId());
@@ -101,15 +114,75 @@ public final class ProducerStateManager {
             updates = updates == null ? new HashMap<>(4) : updates;
             ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
             ProducerSequenceCheck.check(partition, current, batch, logKeepsAll);
+            checkTransactional(current, batch);
             long timestamp = type == TimestampType.LOG_APPEND_TIME ? nowMs : batch.maxTimestamp();
             updates.put(batch.producerId(), appended(current, batch, base, timestamp, nowMs));
         }
         return new ProducerAppend(null, updates == null ? Map.of() : updates);
     }
 
+    /** An idempotent batch inside the producer's open transaction would be committed or aborted with it: refused. */
+    private void checkTransactional(ProducerStateEntry current, RecordBatch batch) {
+        if (!batch.isTransactional() && current != null && current.inTransaction() && batch.producerEpoch() == current.epoch()) {
+            throw new ApiException(Errors.INVALID_TXN_STATE, "Producer " + batch.producerId() + " sent a batch outside a"
+                + " transaction to " + partition + " while its transaction from offset " + current.currentTxnFirstOffset()
+                + " is open");
+        }
+    }
+
     /** Installs what {@link #prepareLeaderAppend} found, once the append is written. */
     synchronized void complete(ProducerAppend append) {
-        producers.putAll(append.updates());
+        append.updates().values().forEach(this::install);
+    }
+
+    /**
+     * Checks a transaction marker a coordinator asks the leader to append for {@code producerId}:
+     * an epoch older than the producer's is a fenced producer's, a coordinator epoch older than the
+     * last marker's a deposed coordinator's. Changes nothing.
+     *
+     * @throws InvalidProducerEpochException the marker's producer epoch is older than the producer's
+     * @throws ApiException                  TRANSACTION_COORDINATOR_FENCED: an older coordinator epoch
+     */
+    synchronized void checkMarker(long producerId, short producerEpoch, EndTransactionMarker marker) {
+        ProducerStateEntry current = producers.get(producerId);
+        if (current == null) {
+            return;
+        }
+        if (producerEpoch < current.epoch()) {
+            throw new InvalidProducerEpochException("A transaction marker for producer " + producerId + " on " + partition
+                + " has epoch " + producerEpoch + ", older than the producer's " + current.epoch());
+        }
+        if (marker.coordinatorEpoch() < current.coordinatorEpoch()) {
+            throw new ApiException(Errors.TRANSACTION_COORDINATOR_FENCED, "A transaction marker for producer " + producerId
+                + " on " + partition + " comes from coordinator epoch " + marker.coordinatorEpoch() + ", older than "
+                + current.coordinatorEpoch());
+        }
+    }
+
+    /**
+     * Ends the producer's open transaction at the marker written at {@code markerOffset}: an abort
+     * is remembered for read-committed fetches. A marker for a producer without an open
+     * transaction here (one that wrote nothing to this partition) only records its epochs.
+     */
+    private void onMarker(long producerId, short producerEpoch, EndTransactionMarker marker, long markerOffset, long nowMs) {
+        ProducerStateEntry current = producers.get(producerId);
+        ProducerStateEntry base = current != null ? current : ProducerStateEntry.empty(producerId, producerEpoch, nowMs);
+        if (base.inTransaction() && !marker.commit()) {
+            aborted.add(new AbortedTransactions.Aborted(producerId, base.currentTxnFirstOffset(), markerOffset));
+        }
+        install(base.withTxnEnded(producerEpoch, marker.coordinatorEpoch(), nowMs));
+    }
+
+    /** Puts {@code entry} in place of the producer's, keeping the index of open transactions in step. */
+    private void install(ProducerStateEntry entry) {
+        ProducerStateEntry previous = producers.put(entry.producerId(), entry);
+        if (previous != null && previous.inTransaction()
+            && previous.currentTxnFirstOffset() != entry.currentTxnFirstOffset()) {
+            openTransactions.remove(previous.currentTxnFirstOffset());
+        }
+        if (entry.inTransaction()) {
+            openTransactions.put(entry.currentTxnFirstOffset(), entry.producerId());
+        }
     }
 
     /**
@@ -118,7 +191,14 @@ public final class ProducerStateManager {
      * control batches change nothing. Call under the log's append lock, after the batch is written.
      */
     public synchronized void onReplicatedBatch(RecordBatch batch, long nowMs) {
-        if (!batch.hasProducerId() || batch.isControlBatch()) {
+        if (!batch.hasProducerId()) {
+            return;
+        }
+        if (batch.isControlBatch()) {
+            EndTransactionMarker marker = EndTransactionMarker.read(batch);
+            if (marker != null) {
+                onMarker(batch.producerId(), batch.producerEpoch(), marker, batch.baseOffset(), nowMs);
+            }
             return;
         }
         ProducerStateEntry current = producers.get(batch.producerId());
@@ -126,7 +206,7 @@ public final class ProducerStateManager {
             LOG.warn("Producer {} appears on {} at offset {} with epoch {}, older than its last epoch {}", batch.producerId(),
                 partition, batch.baseOffset(), batch.producerEpoch(), current.epoch());
         }
-        producers.put(batch.producerId(), appended(current, batch, batch.baseOffset(), batch.maxTimestamp(), nowMs));
+        install(appended(current, batch, batch.baseOffset(), batch.maxTimestamp(), nowMs));
     }
 
     /** {@link #onReplicatedBatch} for every batch of {@code records}, whose offsets are assigned. */
@@ -143,7 +223,28 @@ public final class ProducerStateManager {
             batch.producerEpoch(), nowMs);
         BatchMetadata metadata = new BatchMetadata(batch.baseSequence(), batch.lastSequence(), firstOffset,
             firstOffset + batch.lastOffsetDelta(), timestamp);
-        return base.withBatch(batch.producerEpoch(), metadata, nowMs);
+        ProducerStateEntry next = base.withBatch(batch.producerEpoch(), metadata, nowMs);
+        return batch.isTransactional() && !next.inTransaction() ? next.withTxnStarted(firstOffset) : next;
+    }
+
+    // ---- transactions -----------------------------------------------------------------------
+
+    /** The first offset of the oldest open transaction, if any: a read-committed consumer reads below it. */
+    public synchronized OptionalLong firstUnstableOffset() {
+        return openTransactions.isEmpty() ? OptionalLong.empty() : OptionalLong.of(openTransactions.firstKey());
+    }
+
+    /**
+     * The last stable offset of a log with this high watermark: below it every transaction is
+     * decided and every record replicated, so a read-committed consumer reads up to it.
+     */
+    public synchronized long lastStableOffset(long highWatermark) {
+        return openTransactions.isEmpty() ? highWatermark : Math.min(highWatermark, openTransactions.firstKey());
+    }
+
+    /** The aborted transactions with records in {@code [from, to)}, oldest marker first. */
+    public synchronized List<AbortedTransactions.Aborted> abortedTransactions(long from, long to) {
+        return aborted.overlapping(from, to);
     }
 
     // ---- state ------------------------------------------------------------------------------
@@ -164,6 +265,7 @@ public final class ProducerStateManager {
 
     /** Forgets the producers idle for {@code producer.id.expiration.ms}; returns how many went. */
     public synchronized int removeExpired(long nowMs) {
+        // An entry with an open transaction never expires, so the index of open transactions stays right.
         int before = producers.size();
         producers.values().removeIf(entry -> entry.isExpired(nowMs, expirationMs));
         int removed = before - producers.size();
@@ -177,7 +279,7 @@ public final class ProducerStateManager {
 
     /** Writes the state as the snapshot at {@code offset}, the log end offset it describes. */
     synchronized void takeSnapshot(long offset) throws IOException {
-        Path file = ProducerSnapshotFile.write(dir, offset, List.copyOf(producers.values()));
+        Path file = ProducerSnapshotFile.write(dir, offset, List.copyOf(producers.values()), aborted.all());
         LOG.debug("Wrote producer snapshot {} with {} producers", file, producers.size());
     }
 
@@ -191,6 +293,7 @@ public final class ProducerStateManager {
      * the latest one, which still holds the producers whose batches are gone.
      */
     synchronized void deleteSnapshotsBelow(long offset) throws IOException {
+        aborted.removeEndingBelow(offset);
         TreeMap<Long, Path> snapshots = ProducerSnapshotFile.list(dir);
         if (!snapshots.isEmpty()) {
             snapshots.remove(snapshots.lastKey());
@@ -208,7 +311,7 @@ public final class ProducerStateManager {
      * first batch without one). Expired producers are dropped.
      */
     synchronized void reload(long endOffset, NavigableMap<Long, LogSegment> segments, long nowMs) throws IOException {
-        producers.clear();
+        clear();
         long from = loadLatestSnapshot(endOffset);
         ProducerStateReplay.replay(this, segments, from, endOffset, nowMs);
         removeExpired(nowMs);
@@ -222,9 +325,10 @@ public final class ProducerStateManager {
             Files.deleteIfExists(above);
         }
         for (Map.Entry<Long, Path> latest : snapshots.headMap(endOffset, true).descendingMap().entrySet()) {
-            Optional<List<ProducerStateEntry>> entries = ProducerSnapshotFile.read(latest.getValue());
-            if (entries.isPresent()) {
-                entries.get().forEach(entry -> producers.put(entry.producerId(), entry));
+            Optional<ProducerSnapshotFile.Contents> contents = ProducerSnapshotFile.read(latest.getValue());
+            if (contents.isPresent()) {
+                contents.get().producers().forEach(this::install);
+                contents.get().aborted().forEach(aborted::add);
                 return latest.getKey();
             }
             LOG.warn("Producer snapshot {} is damaged; deleting it and rebuilding from the log", latest.getValue());
@@ -235,10 +339,16 @@ public final class ProducerStateManager {
 
     /** Forgets every producer and deletes every snapshot: the log restarts empty at a new offset. */
     public synchronized void truncateFully() throws IOException {
-        producers.clear();
+        clear();
         for (Path file : ProducerSnapshotFile.list(dir).values()) {
             Files.deleteIfExists(file);
         }
+    }
+
+    private void clear() {
+        producers.clear();
+        openTransactions.clear();
+        aborted.clear();
     }
 
     /** A batch replayed from the log at load: as replicated, last seen at its timestamp (no later than now). */

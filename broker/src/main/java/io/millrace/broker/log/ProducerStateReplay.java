@@ -2,12 +2,13 @@ package io.millrace.broker.log;
 
 import io.millrace.common.record.RecordBatch;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.NavigableMap;
 
 /**
  * Replays the batch headers of a log's segments into a {@link ProducerStateManager}, from a
  * snapshot's offset up to the log end: what a snapshot does not hold. Only the fixed 61-byte
- * headers are read ({@link BatchHeaders}), never the records. Runs on load or under the log's
+ * headers are read ({@link BatchHeaders}), never the records, but for a transaction marker's. Runs on load or under the log's
  * append lock, when no append can move the end. Stateless.
  */
 final class ProducerStateReplay {
@@ -30,6 +31,13 @@ final class ProducerStateReplay {
         }
     }
 
+    /** A control batch read whole: whether its marker commits or aborts is in its record, not its header. */
+    private static RecordBatch wholeBatch(LogSegment segment, int position, int size) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate(size);
+        IoUtils.readFully(segment.channel(), bytes, position);
+        return RecordBatch.wrap(bytes.flip(), 0);
+    }
+
     private static void replaySegment(ProducerStateManager producers, LogSegment segment, long fromOffset, long endOffset,
                                       long nowMs) throws IOException {
         BatchHeaders headers = BatchHeaders.local();
@@ -41,7 +49,8 @@ final class ProducerStateReplay {
                 return;
             }
             if (batch.lastOffset() >= fromOffset) {
-                producers.onLoadedBatch(batch, nowMs);
+                producers.onLoadedBatch(batch.isControlBatch() ? wholeBatch(segment, position, batch.sizeInBytes()) : batch,
+                    nowMs);
             }
             position += batch.sizeInBytes();
         }

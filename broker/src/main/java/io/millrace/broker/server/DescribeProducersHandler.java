@@ -16,14 +16,12 @@ import java.util.List;
  * The idempotent producers each partition this broker leads remembers (`kafka-transactions
  * describe-producers`, AdminClient's {@code describeProducers}): id, epoch, the last sequence number
  * and the last batch's timestamp, which is what an operator looks at when a producer is refused with
- * OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH. A partition led elsewhere is
- * NOT_LEADER_OR_FOLLOWER and an unknown one UNKNOWN_TOPIC_OR_PARTITION, as on Kafka. Millrace has
- * no transactions: every coordinator epoch and transaction start offset is -1.
+ * OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH, and for a transactional producer the
+ * epoch of the coordinator that wrote its last marker here and where its open transaction began
+ * (-1 for none), what holds a read-committed consumer back. A partition led elsewhere is
+ * NOT_LEADER_OR_FOLLOWER and an unknown one UNKNOWN_TOPIC_OR_PARTITION, as on Kafka.
  */
 final class DescribeProducersHandler implements ApiHandler {
-
-    private static final int NO_COORDINATOR_EPOCH = -1;
-    private static final long NO_TRANSACTION = -1L;
 
     private final MetadataCache metadata;
     private final LocalPartitions partitions;
@@ -62,7 +60,7 @@ final class DescribeProducersHandler implements ApiHandler {
     private static ProducerState state(ProducerStateEntry entry) {
         List<BatchMetadata> batches = entry.batches();
         long lastTimestamp = batches.isEmpty() ? -1L : batches.get(batches.size() - 1).timestamp();
-        return new ProducerState(entry.producerId(), entry.epoch(), entry.lastSeq(), lastTimestamp, NO_COORDINATOR_EPOCH,
-            NO_TRANSACTION);
+        return new ProducerState(entry.producerId(), entry.epoch(), entry.lastSeq(), lastTimestamp, entry.coordinatorEpoch(),
+            entry.currentTxnFirstOffset());
     }
 }

@@ -3,7 +3,9 @@ package io.millrace.broker.server;
 import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
 import io.millrace.broker.log.FileSlice;
+import io.millrace.broker.log.HighWatermarkReads;
 import io.millrace.broker.log.Log;
+import io.millrace.broker.log.ProducerStateManager;
 import io.millrace.broker.replica.LeaderSide;
 import io.millrace.broker.replica.ReplicaManager;
 import io.millrace.common.TopicPartition;
@@ -12,6 +14,7 @@ import io.millrace.common.protocol.message.FetchRequest;
 import io.millrace.common.protocol.message.FetchRequest.FetchPartition;
 import io.millrace.common.protocol.message.FetchRequest.FetchTopic;
 import io.millrace.common.protocol.message.FetchResponse;
+import io.millrace.common.protocol.message.FetchResponse.AbortedTransaction;
 import io.millrace.common.protocol.message.FetchResponse.FetchableTopicResponse;
 import io.millrace.common.protocol.message.FetchResponse.PartitionData;
 import io.millrace.common.protocol.types.RecordsPayload;
@@ -30,11 +33,16 @@ import java.util.List;
  * least one whole batch, so a batch larger than the limits never blocks a consumer. For a partition
  * with one replica the high watermark is the log end offset; a replicated one is read through the
  * {@link ReplicaManager} (a follower's fetch records its position, a consumer reads only below the
- * high watermark). The last stable offset is the high watermark (no transactions).
+ * high watermark).
+ *
+ * <p>A read-committed fetch (isolation level 1) reads only below the last stable offset: the high
+ * watermark, or the first offset of the oldest transaction still open when that is lower. It names
+ * the aborted transactions with records in what it may read, whose records the consumer drops.
  */
 final class FetchHandler implements AtOnceApiHandler {
 
     private static final RecordsPayload NO_RECORDS = RecordsPayload.of(ByteBuffer.allocate(0));
+    private static final byte READ_COMMITTED = 1;
     /** More partitions than this are read on a request thread: the network thread serves other connections. */
     static final int AT_ONCE_MAX_PARTITIONS = 8;
 
@@ -133,7 +141,8 @@ final class FetchHandler implements AtOnceApiHandler {
             partitionCount += topic.partitions().size();
             List<PartitionData> results = new ArrayList<>(topic.partitions().size());
             for (FetchPartition partition : topic.partitions()) {
-                results.add(readPartition(snapshot, topic.topic(), partition, budget, body.replicaId()));
+                results.add(readPartition(snapshot, topic.topic(), partition, budget, body.replicaId(),
+                    body.isolationLevel() == READ_COMMITTED));
             }
             topics.add(new FetchableTopicResponse(topic.topic(), results));
         }
@@ -142,7 +151,7 @@ final class FetchHandler implements AtOnceApiHandler {
     }
 
     private PartitionData readPartition(ClusterSnapshot snapshot, String topic, FetchPartition partition, ReadBudget budget,
-                                        int replicaId) {
+                                        int replicaId, boolean readCommitted) {
         try {
             Log log = partitions.leaderLog(snapshot, topic, partition.partition());
             int limit = Math.max(0, Math.min(partition.partitionMaxBytes(), budget.remaining));
@@ -150,9 +159,12 @@ final class FetchHandler implements AtOnceApiHandler {
                 .map(replica -> replicas.leaderSide().read(replica, log, replicaId, partition.currentLeaderEpoch(),
                     partition.fetchOffset(), limit, budget.minOneBatch))
                 .orElseGet(() -> readUnreplicated(log, partition.fetchOffset(), limit, budget.minOneBatch));
+            long highWatermark = read.highWatermark();
+            if (readCommitted && replicaId < 0) {
+                return readCommitted(log, partition, read, budget);
+            }
             FileSlice slice = read.slice();
             budget.consumed(slice.sizeInBytes());
-            long highWatermark = read.highWatermark();
             RecordsPayload records = slice.isEmpty() ? NO_RECORDS : new FileSlicePayload(slice);
             return PartitionData.of(partition.partition(), Errors.NONE, highWatermark, highWatermark, log.logStartOffset(),
                 records);
@@ -160,6 +172,22 @@ final class FetchHandler implements AtOnceApiHandler {
             budget.failed = true;
             return PartitionData.of(partition.partition(), ServerErrors.forException(e), -1L, -1L, -1L, NO_RECORDS);
         }
+    }
+
+    /** {@code read} cut at the last stable offset, with the aborted transactions it holds records of. */
+    private static PartitionData readCommitted(Log log, FetchPartition partition, LeaderSide.Read read, ReadBudget budget) {
+        ProducerStateManager producers = log.producerState();
+        long stable = producers.lastStableOffset(read.highWatermark());
+        FileSlice slice = read.slice();
+        if (!slice.isEmpty() && log.logEndOffset() > stable) {
+            slice = HighWatermarkReads.below(slice, stable);
+        }
+        budget.consumed(slice.sizeInBytes());
+        List<AbortedTransaction> aborted = slice.isEmpty() ? List.of()
+            : producers.abortedTransactions(partition.fetchOffset(), stable).stream()
+                .map(a -> new AbortedTransaction(a.producerId(), a.firstOffset())).toList();
+        return new PartitionData(partition.partition(), Errors.NONE.code(), read.highWatermark(), stable,
+            log.logStartOffset(), aborted, -1, slice.isEmpty() ? NO_RECORDS : new FileSlicePayload(slice));
     }
 
     /** A partition with one replica: its high watermark is its log end. */

@@ -24,6 +24,8 @@ import java.util.Optional;
  * tiered storage, -4) the log end offset, both with timestamp -1 (for a replicated partition -1 is
  * the high watermark, the end of what consumers may read); otherwise the first record at or
  * after the timestamp, with its timestamp, or offset and timestamp -1 when every record is older.
+ * A read-committed lookup (isolation level 1, version 2 and later) gets the last stable offset
+ * for -1 instead: the first offset of the oldest open transaction when it is lower.
  * -3 (version 7 and later) the first record carrying the largest timestamp, with that timestamp,
  * or offset and timestamp -1 for a log without records. Below version 7, where Kafka's clients
  * never send -3 (they fail the lookup with an UnsupportedVersionException instead), a -3 is
@@ -54,7 +56,7 @@ final class ListOffsetsHandler implements ApiHandler {
         for (ListOffsetsTopic topic : body.topics()) {
             List<ListOffsetsPartitionResponse> results = new ArrayList<>(topic.partitions().size());
             for (ListOffsetsPartition partition : topic.partitions()) {
-                results.add(lookUp(snapshot, topic.name(), partition, request.version()));
+                results.add(lookUp(snapshot, topic.name(), partition, request.version(), body.isolationLevel() == 1));
             }
             topics.add(new ListOffsetsTopicResponse(topic.name(), results));
         }
@@ -62,7 +64,7 @@ final class ListOffsetsHandler implements ApiHandler {
     }
 
     private ListOffsetsPartitionResponse lookUp(ClusterSnapshot snapshot, String topic, ListOffsetsPartition partition,
-                                                short version) {
+                                                short version, boolean readCommitted) {
         int index = partition.partitionIndex();
         try {
             boolean maxTimestamp = partition.timestamp() == ListOffsetsRequest.MAX_TIMESTAMP;
@@ -72,9 +74,11 @@ final class ListOffsetsHandler implements ApiHandler {
             }
             Log log = partitions.leaderLog(snapshot, topic, index);
             Optional<Partition> replicated = replicas.partition(snapshot, new TopicPartition(topic, index));
-            if (replicated.isPresent() && partition.timestamp() == ListOffsetsRequest.LATEST_TIMESTAMP) {
-                return new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, replicated.get().highWatermark(),
-                    replicated.get().leaderEpoch());
+            if (partition.timestamp() == ListOffsetsRequest.LATEST_TIMESTAMP && (replicated.isPresent() || readCommitted)) {
+                long end = replicated.isPresent() ? replicated.get().highWatermark() : log.logEndOffset();
+                long offset = readCommitted ? log.producerState().lastStableOffset(end) : end;
+                int epoch = replicated.isPresent() ? replicated.get().leaderEpoch() : log.leaderEpochCache().latestEpoch();
+                return new ListOffsetsPartitionResponse(index, Errors.NONE.code(), -1L, offset, epoch);
             }
             Optional<TimestampAndOffset> found = maxTimestamp
                 ? log.offsetOfMaxTimestamp()

@@ -200,7 +200,7 @@ public class GoldenSegmentLoadingTest {
             .filter(file -> file.toString().endsWith(LogFileNames.PRODUCER_SNAPSHOT_SUFFIX)).toList();
         assertEquals(List.of(LogFileNames.producerSnapshotFile(dir, GoldenSegmentWriter.baseOffset(GoldenSegmentWriter.BATCHES))),
             snapshots);
-        assertEquals(List.of(), ProducerSnapshotFile.read(snapshots.get(0)).orElseThrow());
+        assertEquals(List.of(), ProducerSnapshotFile.read(snapshots.get(0)).orElseThrow().producers());
         Path epochs = dir.resolve(LogFileNames.LEADER_EPOCH_CHECKPOINT);
         assertEquals("0\n0\n", Files.readString(epochs));
         assertEquals(list(golden).stream().map(Path::getFileName).toList(),

@@ -249,7 +249,7 @@ public class ProducerStateTest {
     public void snapshotsAboveTheLogEndAreDeletedOnLoad() throws IOException {
         append(batch(PID, 0, 0, 2));
         log.close();
-        ProducerSnapshotFile.write(dir, 50, List.of(new ProducerStateEntry(PID, (short) 9, List.of(), 0)));
+        ProducerSnapshotFile.write(dir, 50, List.of(new ProducerStateEntry(PID, (short) 9, List.of(), 0)), List.of());
         log = open(LogConfig.defaults());
         assertEquals(List.of(2L), log.producerState().snapshotOffsets());
         assertEquals(0, log.producerState().entry(PID).orElseThrow().epoch());
@@ -338,10 +338,14 @@ public class ProducerStateTest {
     public void theSnapshotFormatRoundTripsAndRejectsTornFiles() {
         List<ProducerStateEntry> entries = List.of(
             new ProducerStateEntry(1, (short) 2, List.of(new BatchMetadata(0, 4, 10, 14, 99)), 1234),
-            new ProducerStateEntry(7, (short) 0, List.of(), 5));
-        ByteBuffer bytes = ProducerSnapshotFile.serialize(33, entries);
-        assertEquals(entries, ProducerSnapshotFile.parse(bytes.duplicate()).orElseThrow());
-        assertEquals(18, ProducerSnapshotFile.serialize(0, List.of()).remaining());
+            new ProducerStateEntry(7, (short) 0, List.of(), 5),
+            new ProducerStateEntry(8, (short) 3, List.of(new BatchMetadata(5, 5, 20, 20, 7)), 6, 4, 20));
+        List<AbortedTransactions.Aborted> aborted = List.of(new AbortedTransactions.Aborted(9, 11, 13));
+        ByteBuffer bytes = ProducerSnapshotFile.serialize(33, entries, aborted);
+        ProducerSnapshotFile.Contents read = ProducerSnapshotFile.parse(bytes.duplicate()).orElseThrow();
+        assertEquals(entries, read.producers());
+        assertEquals(aborted, read.aborted());
+        assertEquals(22, ProducerSnapshotFile.serialize(0, List.of(), List.of()).remaining());
         ByteBuffer torn = ByteBuffer.wrap(java.util.Arrays.copyOf(bytes.array(), bytes.remaining() - 3));
         assertFalse(ProducerSnapshotFile.parse(torn).isPresent());
     }
