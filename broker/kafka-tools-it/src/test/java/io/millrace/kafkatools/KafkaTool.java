@@ -33,6 +33,7 @@ final class KafkaTool {
     static final String CLIENT_COMPATIBILITY = "org.apache.kafka.tools.ClientCompatibilityTest";
     static final String ACLS = "org.apache.kafka.tools.AclCommand";
     static final String TRANSACTIONS = "org.apache.kafka.tools.TransactionsCommand";
+    static final String TRANSACTIONAL_MESSAGE_COPIER = "org.apache.kafka.tools.TransactionalMessageCopier";
     static final String REASSIGN_PARTITIONS = "org.apache.kafka.tools.reassign.ReassignPartitionsCommand";
 
     /** What a tool printed (standard output and error together) and how it exited. */

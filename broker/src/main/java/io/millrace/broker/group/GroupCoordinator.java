@@ -361,6 +361,37 @@ public final class GroupCoordinator implements AutoCloseable {
         }).thenCompose(checked -> journal.append(groupId, committed));
     }
 
+    /**
+     * Appends a transactional producer's commits in its open transaction (TxnOffsetCommit); they
+     * count once its transaction commits. The group's first commit through this broker first writes
+     * its {@code kafka-group} node, as for {@link #commit}.
+     */
+    CompletableFuture<Void> commitInTransaction(String groupId, long producerId, short producerEpoch,
+                                                Map<TopicPartition, OffsetRegistry.Committed> committed) {
+        if (kafkaGroups.contains(groupId)) {
+            return journal.appendTransactional(groupId, producerId, producerEpoch, committed);
+        }
+        return onRegistryThread(() -> {
+            if (!kafkaGroups.contains(groupId)) {
+                nodes.ensureKafkaGroup(groupId);
+                kafkaGroups.add(groupId);
+            }
+            return null;
+        }).thenCompose(checked -> journal.appendTransactional(groupId, producerId, producerEpoch, committed));
+    }
+
+    /** A transaction marker was appended to a partition of {@code __consumer_offsets} led here. */
+    public void onTransactionMarker(TopicPartition partition, long producerId, boolean commit) {
+        if (partition.topic().equals(OffsetsTopic.NAME)) {
+            journal.onMarker(partition.partition(), producerId, commit);
+        }
+    }
+
+    /** Whether an open transaction holds a commit of the group's partition. */
+    boolean hasPendingCommit(String groupId, TopicPartition partition) {
+        return journal.hasPendingCommit(groupId, partition);
+    }
+
     /** Registry thread: writes the group's commits still only in the offsets topic to the registry (before deletions). */
     void writeCommitsNow(String groupId) {
         journal.writeNow(groupId);

@@ -13,6 +13,10 @@ import java.util.Map;
  * registry holds it. {@link #markVersion} is the ZooKeeper version of the partition's mark node as
  * this leader last wrote it: a write expecting it fails once another leader has written the node,
  * which fences a deposed leader's late writes.
+ *
+ * <p>Commits a transactional producer appended (TxnOffsetCommit) wait, pending, for its
+ * transaction's marker: a commit marker makes them commits to write, an abort drops them. While
+ * one waits, the mark stays below its first record.
  */
 final class JournalPartition {
 
@@ -32,6 +36,16 @@ final class JournalPartition {
     record Flush(Map<Key, Unwritten> entries, long mark) {
     }
 
+    /** A producer's commits in its open transaction, from the offset of its first record here. */
+    private static final class PendingTransaction {
+        final long firstLogOffset;
+        final Map<Key, Unwritten> commits = new HashMap<>();
+
+        PendingTransaction(long firstLogOffset) {
+            this.firstLogOffset = firstLogOffset;
+        }
+    }
+
     /** A group's latest generation in the log: its group metadata record's value and offset. */
     record StoredGroup(byte[] value, long logOffset) {
     }
@@ -41,6 +55,8 @@ final class JournalPartition {
     volatile int leaderEpoch;
     private final Map<Key, Unwritten> unwritten = new HashMap<>();
     private final Map<String, StoredGroup> groups = new HashMap<>();
+    /** The commits of transactions still open, by producer id: they count once the commit marker follows. */
+    private final Map<Long, PendingTransaction> pending = new HashMap<>();
     /** Registry thread only. */
     long mark;
     /** Registry thread only. */
@@ -66,6 +82,41 @@ final class JournalPartition {
             long first = replaced == null ? firstOffset : replaced.firstLogOffset();
             unwritten.put(key, new Unwritten(e.getValue(), lastOffset, first));
         }
+    }
+
+    /**
+     * Records commits a transactional producer appended in its open transaction, from
+     * {@code firstOffset} to {@code lastOffset}; under this object's lock, together with the append.
+     */
+    void transactionalAppended(long producerId, String group, Map<TopicPartition, OffsetRegistry.Committed> offsets,
+                               long firstOffset, long lastOffset) {
+        PendingTransaction transaction = pending.computeIfAbsent(producerId, id -> new PendingTransaction(firstOffset));
+        for (Map.Entry<TopicPartition, OffsetRegistry.Committed> e : offsets.entrySet()) {
+            transaction.commits.put(new Key(group, e.getKey()), new Unwritten(e.getValue(), lastOffset,
+                transaction.firstLogOffset));
+        }
+    }
+
+    /**
+     * The producer's transaction ended: committed, its commits join those to write; aborted, they are
+     * dropped. A producer with nothing pending here changes nothing. Under this object's lock.
+     */
+    void transactionEnded(long producerId, boolean commit) {
+        PendingTransaction transaction = pending.remove(producerId);
+        if (transaction == null || !commit) {
+            return;
+        }
+        transaction.commits.forEach((key, entry) -> {
+            Unwritten replaced = unwritten.get(key);
+            long first = replaced == null ? entry.firstLogOffset() : Math.min(replaced.firstLogOffset(), entry.firstLogOffset());
+            unwritten.put(key, new Unwritten(entry.committed(), entry.logOffset(), first));
+        });
+    }
+
+    /** Whether an open transaction holds a commit of the group's partition: its committed offset may yet change. */
+    synchronized boolean hasPendingCommit(String group, TopicPartition partition) {
+        Key key = new Key(group, partition);
+        return pending.values().stream().anyMatch(transaction -> transaction.commits.containsKey(key));
     }
 
     /** Records a group's generation appended at {@code logOffset} (null: it has none); under this object's lock. */
@@ -120,6 +171,10 @@ final class JournalPartition {
     synchronized Flush takeBelow(long highWatermark) {
         Map<Key, Unwritten> below = new HashMap<>();
         long mark = highWatermark;
+        // An open transaction's commits must be found again by the next leader, whatever it decides.
+        for (PendingTransaction transaction : pending.values()) {
+            mark = Math.min(mark, transaction.firstLogOffset);
+        }
         for (Map.Entry<Key, Unwritten> e : unwritten.entrySet()) {
             if (e.getValue().logOffset() < highWatermark) {
                 below.put(e.getKey(), e.getValue());

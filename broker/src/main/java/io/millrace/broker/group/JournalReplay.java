@@ -3,6 +3,7 @@ package io.millrace.broker.group;
 import io.millrace.broker.log.FileSlice;
 import io.millrace.broker.log.Log;
 import io.millrace.common.TopicPartition;
+import io.millrace.common.record.EndTransactionMarker;
 import io.millrace.common.record.Record;
 import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchIterator;
@@ -17,6 +18,7 @@ import java.util.Collections;
  * it coordinates the partition's groups: the commits from the registry's mark to the end, the latest
  * record of each group's partition winning, and each group's latest generation from the start of the
  * log (the log is trimmed only below the generations still needed, see {@link OffsetJournal}).
+ * A transactional producer's commits wait for their transaction's marker, as they did when appended.
  */
 final class JournalReplay {
 
@@ -24,14 +26,25 @@ final class JournalReplay {
 
     /** Replays the commits of {@code log} from {@code from} and its generations; returns how many commits it found. */
     int replay(Log log, long from, JournalPartition into) {
-        long position = log.logStartOffset();
+        return replay(log, log.logStartOffset(), from, into, false);
+    }
+
+    /** Replays only the transaction markers of {@code log} from {@code from} on. */
+    void replayMarkers(Log log, long from, JournalPartition into) {
+        replay(log, Math.max(from, log.logStartOffset()), from, into, true);
+    }
+
+    private int replay(Log log, long start, long from, JournalPartition into, boolean markersOnly) {
+        long position = start;
         long end = log.logEndOffset();
         int found = 0;
         while (position < end) {
             ByteBuffer bytes = read(log, position);
             long next = position;
             for (RecordBatch batch : RecordBatchIterator.batches(bytes)) {
-                if (!batch.isControlBatch()) {
+                if (batch.isControlBatch()) {
+                    replayMarker(batch, from, into);
+                } else if (!markersOnly) {
                     found += replayBatch(batch, from, into);
                 }
                 next = batch.nextOffset();
@@ -59,6 +72,15 @@ final class JournalReplay {
         return bytes;
     }
 
+    private static void replayMarker(RecordBatch batch, long from, JournalPartition into) {
+        EndTransactionMarker marker = batch.baseOffset() >= from ? EndTransactionMarker.read(batch) : null;
+        if (marker != null) {
+            synchronized (into) {
+                into.transactionEnded(batch.producerId(), marker.commit());
+            }
+        }
+    }
+
     private static int replayBatch(RecordBatch batch, long from, JournalPartition into) {
         int found = 0;
         try (RecordIterator records = batch.records()) {
@@ -75,7 +97,12 @@ final class JournalReplay {
                     continue;
                 }
                 OffsetsTopic.Entry entry = OffsetsTopic.decode(record);
-                if (entry != null) {
+                if (entry != null && batch.isTransactional()) {
+                    synchronized (into) {
+                        into.transactionalAppended(batch.producerId(), entry.group(),
+                            Collections.singletonMap(entry.partition(), entry.committed()), record.offset(), record.offset());
+                    }
+                } else if (entry != null) {
                     synchronized (into) {
                         into.appended(entry.group(), Collections.singletonMap(entry.partition(), entry.committed()),
                             record.offset(), record.offset());

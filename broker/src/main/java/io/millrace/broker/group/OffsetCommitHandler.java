@@ -8,10 +8,7 @@ import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.OffsetCommitRequest;
 import io.millrace.common.protocol.message.OffsetCommitResponse;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Appends committed offsets to the group's partition of the offsets topic and answers once it is
  * replicated ({@link OffsetJournal}; the offset registry gets them moments later), after
  * fencing by generation (see {@link ClassicGroup#checkCommit}). Partitions of unknown topics get
- * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value #MAX_METADATA_CHARS} characters
+ * UNKNOWN_TOPIC_OR_PARTITION and metadata over {@value CommitPartitions#MAX_METADATA_CHARS} characters
  * OFFSET_METADATA_TOO_LARGE (Kafka's {@code offset.metadata.max.bytes}); the others are written
  * together. The retention time of versions 2-4 is ignored, as Kafka 2.1+ ignores it: offsets
  * expire by the broker's {@code offsets.retention.minutes} (see {@link OffsetRetention}). The first
@@ -32,8 +29,6 @@ import org.slf4j.LoggerFactory;
 public final class OffsetCommitHandler implements ApiHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitHandler.class);
-
-    static final int MAX_METADATA_CHARS = 4096;
 
     private final GroupCoordinator coordinator;
     private final MetadataCache metadata;
@@ -51,25 +46,15 @@ public final class OffsetCommitHandler implements ApiHandler {
             request.respond(answer(body, tp -> groupError));
             return;
         }
-        Map<TopicPartition, Errors> errors = new HashMap<>();
-        Map<TopicPartition, OffsetRegistry.Committed> writes = new LinkedHashMap<>();
+        CommitPartitions commits = new CommitPartitions(metadata);
         for (OffsetCommitRequest.Topic t : body.topics()) {
-            int partitionCount = metadata.partitionCount(t.name());
             for (OffsetCommitRequest.Partition p : t.partitions()) {
-                TopicPartition tp = new TopicPartition(t.name(), p.partitionIndex());
-                String meta = p.committedMetadata() == null ? "" : p.committedMetadata();
-                if (p.partitionIndex() < 0 || p.partitionIndex() >= partitionCount) {
-                    errors.put(tp, Errors.UNKNOWN_TOPIC_OR_PARTITION);
-                } else if (meta.length() > MAX_METADATA_CHARS) {
-                    errors.put(tp, Errors.OFFSET_METADATA_TOO_LARGE);
-                } else {
-                    writes.put(tp, new OffsetRegistry.Committed(p.committedOffset(), meta));
-                }
+                commits.add(t.name(), p.partitionIndex(), p.committedOffset(), p.committedMetadata());
             }
         }
-        coordinator.commit(body.groupId(), writes, body.generationId() < 0).whenComplete((ok, failure) -> {
+        coordinator.commit(body.groupId(), commits.writes(), body.generationId() < 0).whenComplete((ok, failure) -> {
             Errors result = failure == null ? Errors.NONE : appendError(body.groupId(), failure);
-            request.respond(answer(body, tp -> errors.getOrDefault(tp, result)));
+            request.respond(answer(body, tp -> commits.answer(tp, result)));
         });
     }
 

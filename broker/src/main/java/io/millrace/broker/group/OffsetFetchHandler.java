@@ -36,12 +36,13 @@ public final class OffsetFetchHandler implements ApiHandler {
     public void handle(Request request) {
         OffsetFetchRequest body = request.body();
         if (request.version() < OffsetFetchRequest.FIRST_BATCHED_VERSION) {
-            fetchGroup(body.groupId(), body.topics()).thenAccept(g -> request.respond(single(g, request.version())));
+            fetchGroup(body.groupId(), body.topics(), body.requireStable())
+                .thenAccept(g -> request.respond(single(g, request.version())));
             return;
         }
         List<CompletableFuture<OffsetFetchResponse.Group>> groups = new ArrayList<>();
         for (OffsetFetchRequest.Group g : body.groups()) {
-            groups.add(fetchGroup(g.groupId(), g.topics()));
+            groups.add(fetchGroup(g.groupId(), g.topics(), body.requireStable()));
         }
         CompletableFuture.allOf(groups.toArray(CompletableFuture[]::new)).thenRun(() ->
             request.respond(new OffsetFetchResponse(0, List.of(), Errors.NONE.code(),
@@ -56,7 +57,8 @@ public final class OffsetFetchHandler implements ApiHandler {
     }
 
     /** Never completes exceptionally: failures become the group's error. */
-    private CompletableFuture<OffsetFetchResponse.Group> fetchGroup(String groupId, List<OffsetFetchRequest.Topic> topics) {
+    private CompletableFuture<OffsetFetchResponse.Group> fetchGroup(String groupId, List<OffsetFetchRequest.Topic> topics,
+                                                                 boolean requireStable) {
         if (!GroupIds.isValid(groupId)) {
             return CompletableFuture.completedFuture(failed(groupId, topics, Errors.INVALID_GROUP_ID));
         }
@@ -69,7 +71,8 @@ public final class OffsetFetchHandler implements ApiHandler {
                 LOG.warn("Could not read the committed offsets of group {}", groupId, failure);
                 return failed(groupId, topics, Errors.COORDINATOR_NOT_AVAILABLE);
             }
-            return answer(groupId, partitions != null ? partitions : List.copyOf(committed.keySet()), committed);
+            return answer(groupId, partitions != null ? partitions : List.copyOf(committed.keySet()), committed,
+                tp -> requireStable && coordinator.hasPendingCommit(groupId, tp));
         });
     }
 
@@ -83,10 +86,21 @@ public final class OffsetFetchHandler implements ApiHandler {
         return partitions;
     }
 
+    /**
+     * The committed offsets; with {@code unstable} a partition an open transaction holds a commit of
+     * is answered UNSTABLE_OFFSET_COMMIT (asked with require_stable, as a read-committed consumer
+     * asks), which the consumer retries until the transaction ends.
+     */
     private static OffsetFetchResponse.Group answer(String groupId, List<TopicPartition> partitions,
-                                                    Map<TopicPartition, OffsetRegistry.Committed> committed) {
+                                                    Map<TopicPartition, OffsetRegistry.Committed> committed,
+                                                    java.util.function.Predicate<TopicPartition> unstable) {
         Map<String, List<OffsetFetchResponse.Partition>> byTopic = new LinkedHashMap<>();
         for (TopicPartition tp : partitions) {
+            if (unstable.test(tp)) {
+                byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(new OffsetFetchResponse.Partition(
+                    tp.partition(), -1L, -1, "", Errors.UNSTABLE_OFFSET_COMMIT.code()));
+                continue;
+            }
             OffsetRegistry.Committed c = committed.get(tp);
             byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(new OffsetFetchResponse.Partition(
                 tp.partition(), c == null ? -1L : c.offset(), -1, c == null ? "" : c.metadata(), Errors.NONE.code()));

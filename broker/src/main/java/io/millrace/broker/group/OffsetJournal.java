@@ -133,22 +133,8 @@ final class OffsetJournal {
         return true;
     }
 
-    /**
-     * How many replicas {@code __consumer_offsets} gets when it is created now, or 0 to wait. A cluster
-     * known to have had {@code wanted} brokers waits for them, as Kafka does: a topic made while some are
-     * down would stay under-replicated for good, and with {@code min.insync.replicas} above its replica
-     * count every commit would fail while one of them is down. A cluster that never had that many (a
-     * single broker for development) gets one replica per live broker.
-     */
-    static int replicationFactorToCreate(int wanted, int live, int known) {
-        if (live == 0 || (live < wanted && known >= wanted)) {
-            return 0;
-        }
-        return Math.min(wanted, live);
-    }
-
     private void ensureTopic(ClusterSnapshot snapshot) {
-        int replicationFactor = replicationFactorToCreate(config.offsetsTopicReplicationFactor(),
+        int replicationFactor = OffsetsTopic.replicationFactorToCreate(config.offsetsTopicReplicationFactor(),
             snapshot.liveBrokers().size(), snapshot.knownBrokers().size());
         if (replicationFactor == 0) {
             warnWaitingForBrokers(snapshot);
@@ -184,7 +170,34 @@ final class OffsetJournal {
      */
     CompletableFuture<Void> append(String groupId, Map<TopicPartition, OffsetRegistry.Committed> offsets) {
         return append(groupId, OffsetsTopic.batch(groupId, offsets, time.milliseconds()),
-            (jp, first, last) -> jp.appended(groupId, offsets, first, last));
+            (jp, first, last) -> jp.appended(groupId, offsets, first, last), false);
+    }
+
+    /**
+     * Appends a transactional producer's commits in its open transaction (TxnOffsetCommit); they
+     * count once its commit marker reaches the partition ({@link #onMarker}). Completes when
+     * replicated; fails INVALID_PRODUCER_EPOCH for a producer fenced by a newer epoch.
+     */
+    CompletableFuture<Void> appendTransactional(String groupId, long producerId, short producerEpoch,
+                                                Map<TopicPartition, OffsetRegistry.Committed> offsets) {
+        ByteBuffer batch = OffsetsTopic.transactionalBatch(groupId, offsets, time.milliseconds(), producerId, producerEpoch);
+        return append(groupId, batch, (jp, first, last) -> jp.transactionalAppended(producerId, groupId, offsets, first,
+            last), true);
+    }
+
+    /** A transaction marker of {@code producerId} was appended to {@code partition} here: its pending commits settle. */
+    void onMarker(int partition, long producerId, boolean commit) {
+        JournalPartition jp = led.get(partition);
+        if (jp != null) {
+            synchronized (jp) {
+                jp.transactionEnded(producerId, commit);
+            }
+        }
+    }
+
+    /** Whether an open transaction holds a commit of the group's partition. */
+    boolean hasPendingCommit(String groupId, TopicPartition partition) {
+        return partitionOf(groupId).map(jp -> jp.hasPendingCommit(groupId, partition)).orElse(false);
     }
 
     /**
@@ -196,7 +209,7 @@ final class OffsetJournal {
             return CompletableFuture.completedFuture(null);
         }
         ByteBuffer batch = OffsetsTopic.groupBatch(groupId, value, time.milliseconds());
-        return append(groupId, batch, (jp, first, last) -> jp.groupAppended(groupId, value, last));
+        return append(groupId, batch, (jp, first, last) -> jp.groupAppended(groupId, value, last), false);
     }
 
     /** What an append records in the partition's state, under its lock, with the offsets it got. */
@@ -204,7 +217,7 @@ final class OffsetJournal {
         void record(JournalPartition jp, long firstOffset, long lastOffset);
     }
 
-    private CompletableFuture<Void> append(String groupId, ByteBuffer batch, Appended onAppended) {
+    private CompletableFuture<Void> append(String groupId, ByteBuffer batch, Appended onAppended, boolean transactional) {
         ClusterSnapshot snapshot = access.metadata().snapshot();
         int partitions = snapshot.partitionCount(OffsetsTopic.NAME);
         JournalPartition jp = partitions <= 0 ? null : led.get(OffsetsTopic.partitionFor(groupId, partitions));
@@ -219,7 +232,7 @@ final class OffsetJournal {
                 new ApiException(Errors.NOT_COORDINATOR, "The log of " + tp + " is closed"));
             Optional<Partition> replica = access.replicas().partition(snapshot, tp);
             synchronized (jp) {
-                appended = appendTo(log, replica, batch);
+                appended = appendTo(log, replica, batch, transactional);
                 onAppended.record(jp, appended.info().firstOffset(), appended.info().lastOffset());
             }
         } catch (RuntimeException e) {
@@ -229,10 +242,17 @@ final class OffsetJournal {
         return appended.replicated() == null ? CompletableFuture.completedFuture(null) : appended.replicated();
     }
 
-    /** Appends as the partition's leader: through replication, waiting for the ISR, when it has replicas. */
-    private LeaderSide.Append appendTo(Log log, Optional<Partition> replica, ByteBuffer batch) {
-        return replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1,
-                config.offsetsCommitTimeoutMs()))
+    /**
+     * Appends as the partition's leader: through replication, waiting for the ISR, when it has
+     * replicas. A transactional producer's batch is checked by its epoch only (it has no sequence).
+     */
+    private LeaderSide.Append appendTo(Log log, Optional<Partition> replica, ByteBuffer batch, boolean transactional) {
+        int timeoutMs = config.offsetsCommitTimeoutMs();
+        if (transactional) {
+            return replica.map(r -> access.replicas().leaderSide().appendFromCoordinator(r, log, batch, timeoutMs))
+                .orElseGet(() -> new LeaderSide.Append(log.appendFromCoordinator(batch, -1), null));
+        }
+        return replica.map(r -> access.replicas().leaderSide().append(r, log, batch, (short) -1, timeoutMs))
             .orElseGet(() -> new LeaderSide.Append(log.append(batch), null));
     }
 
@@ -342,6 +362,7 @@ final class OffsetJournal {
             }
             long from = Math.min(Math.max(mark.offset(), log.logStartOffset()), log.logEndOffset());
             JournalPartition jp = new JournalPartition(partition, leaderEpoch, from, mark.version());
+            long replayedTo = log.logEndOffset();
             int replayed = replay.replay(log, from, jp);
             // writing the mark at once fences the previous leader's writes still under way
             registry.commitAll(List.of(), List.of(marks.write(partition, topicId, from, mark.version())));
@@ -350,6 +371,8 @@ final class OffsetJournal {
                 Map<String, JournalPartition.StoredGroup> groups = jp.groups();
                 onLoaded.loaded(partition, groups);
                 led.put(partition, jp);
+                // markers appended while it was read reached no partition here: read them again (twice is harmless)
+                replay.replayMarkers(log, replayedTo, jp);
                 LOG.info("Loaded {}-{} in epoch {}: {} commits from offset {} to write to the offset registry, {} groups' "
                     + "generations", OffsetsTopic.NAME, partition, leaderEpoch, replayed, from, groups.size());
                 write(jp);
@@ -438,7 +461,7 @@ final class OffsetJournal {
                 int limit = Math.min(REWRITE_BATCH_BYTES, config.offsetsTopicSegmentBytes() / 2);
                 for (Map<String, byte[]> chunk : chunks(jp.groupsBelow(offset), limit)) {
                     ByteBuffer batch = OffsetsTopic.groupsBatch(chunk, time.milliseconds());
-                    io.millrace.broker.log.LogAppendInfo info = appendTo(log, replica, batch).info();
+                    io.millrace.broker.log.LogAppendInfo info = appendTo(log, replica, batch, false).info();
                     // the batch's first offset stands for each: trimming below it keeps them all
                     chunk.forEach((group, value) -> jp.groupAppended(group, value, info.firstOffset()));
                     jp.rewritten(info.lastOffset() + 1);

@@ -3,6 +3,7 @@ package io.millrace.broker.group;
 import io.millrace.common.TopicPartition;
 import io.millrace.common.record.CompressionType;
 import io.millrace.common.record.Record;
+import io.millrace.common.record.RecordBatch;
 import io.millrace.common.record.RecordBatchBuilder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,21 @@ public final class OffsetsTopic {
     private OffsetsTopic() {
     }
 
+    /**
+     * How many replicas an internal topic ({@code __consumer_offsets}, {@code __transaction_state}) gets
+     * when it is created now, or 0 to wait. A cluster
+     * known to have had {@code wanted} brokers waits for them, as Kafka does: a topic made while some are
+     * down would stay under-replicated for good, and with {@code min.insync.replicas} above its replica
+     * count every commit would fail while one of them is down. A cluster that never had that many (a
+     * single broker for development) gets one replica per live broker.
+     */
+    public static int replicationFactorToCreate(int wanted, int live, int known) {
+        if (live == 0 || (live < wanted && known >= wanted)) {
+            return 0;
+        }
+        return Math.min(wanted, live);
+    }
+
     /** The partition holding {@code groupId}'s commits: Kafka's choice, so both pick the same one. */
     public static int partitionFor(String groupId, int partitions) {
         int hash = groupId.hashCode();
@@ -42,6 +58,21 @@ public final class OffsetsTopic {
         for (Map.Entry<TopicPartition, OffsetRegistry.Committed> e : offsets.entrySet()) {
             OffsetRegistry.Committed c = e.getValue();
             builder.append(nowMs, key(group, e.getKey()), c == null ? null : value(c, nowMs));
+        }
+        return builder.build();
+    }
+
+    /**
+     * One batch holding a transactional producer's commits, in its transaction: its producer id and
+     * epoch, no sequence, as Kafka's group coordinator writes TxnOffsetCommit. The commits count only
+     * once the transaction's commit marker follows.
+     */
+    static ByteBuffer transactionalBatch(String group, Map<TopicPartition, OffsetRegistry.Committed> offsets, long nowMs,
+                                         long producerId, short producerEpoch) {
+        RecordBatchBuilder builder = RecordBatchBuilder.create(CompressionType.NONE, 0L, 64 + 64 * offsets.size())
+            .producerState(producerId, producerEpoch, RecordBatch.NO_SEQUENCE, true);
+        for (Map.Entry<TopicPartition, OffsetRegistry.Committed> e : offsets.entrySet()) {
+            builder.append(nowMs, key(group, e.getKey()), value(e.getValue(), nowMs));
         }
         return builder.build();
     }

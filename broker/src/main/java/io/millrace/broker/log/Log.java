@@ -175,6 +175,15 @@ public final class Log implements Closeable {
     }
 
     /**
+     * {@link #appendAsLeader} for a group coordinator's batches holding a transactional producer's
+     * offsets: they carry the producer's id and epoch but no sequence numbers, so only the epoch
+     * is checked. A negative epoch stamps none.
+     */
+    public LogAppendInfo appendFromCoordinator(ByteBuffer records, int leaderEpoch) {
+        return appends.appendAsLeader(records, leaderEpoch, false, true);
+    }
+
+    /**
      * Appends a leader's batches as they are, a follower's copy: offsets, leader epochs and
      * timestamps stay the leader's. Every batch gets the checks of {@link #append} but the timestamp
      * bounds; the batches must continue each other's offsets. The leader epochs they begin are

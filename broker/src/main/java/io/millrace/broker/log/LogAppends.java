@@ -31,6 +31,11 @@ final class LogAppends {
      * none while it has none) and {@link Log#appendAsLeader} (they get {@code leaderEpoch}).
      */
     LogAppendInfo appendAsLeader(ByteBuffer records, int leaderEpoch, boolean latestEpoch) {
+        return appendAsLeader(records, leaderEpoch, latestEpoch, false);
+    }
+
+    /** As above; {@code fromCoordinator} for {@link Log#appendFromCoordinator}. */
+    LogAppendInfo appendAsLeader(ByteBuffer records, int leaderEpoch, boolean latestEpoch, boolean fromCoordinator) {
         log.health().ensureUsable();
         LogConfig config = log.config();
         LogValidator.validate(records, config, log.context().time().milliseconds());
@@ -43,7 +48,7 @@ final class LogAppends {
             LogValidator.stampLeaderEpoch(records, epoch);
             ProducerStateManager producers = log.producerState();
             var producerAppend = producers.prepareLeaderAppend(records, log.end().offset(), now, config.timestampType(),
-                log.logStartOffset() == 0);
+                log.logStartOffset() == 0, fromCoordinator);
             if (producerAppend.isDuplicate()) {
                 return producerAppend.duplicateInfo();
             }

@@ -89,6 +89,16 @@ public final class ProducerStateManager {
      */
     synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type,
                                                     boolean logKeepsAll) {
+        return prepareLeaderAppend(records, firstOffset, nowMs, type, logKeepsAll, false);
+    }
+
+    /**
+     * As above; {@code fromCoordinator} for the batches a group coordinator writes for a
+     * transactional producer (its offsets in a transaction): they carry the producer's id and epoch
+     * but no sequence number, so only the epoch is checked, as Kafka checks such appends.
+     */
+    synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type,
+                                                    boolean logKeepsAll, boolean fromCoordinator) {
         Map<Long, ProducerStateEntry> updates = null;
         long next = firstOffset;
         RecordBatch batch = RecordBatch.wrap(records, records.position());
@@ -104,7 +114,7 @@ public final class ProducerStateManager {
                 continue;
             }
             ProducerStateEntry known = producers.get(batch.producerId());
-            Optional<BatchMetadata> duplicate = known == null ? Optional.empty() : known.findDuplicate(batch);
+            Optional<BatchMetadata> duplicate = known == null || fromCoordinator ? Optional.empty() : known.findDuplicate(batch);
             if (duplicate.isPresent()) {
                 LOG.debug("Producer {} resent its batch of sequences {} to {} to {}: answered with offset {}, not appended",
                     batch.producerId(), batch.baseSequence(), batch.lastSequence(), partition, duplicate.get().firstOffset());
@@ -113,12 +123,23 @@ public final class ProducerStateManager {
             // Most appends hold one batch, or none from an idempotent producer: the map is made on demand.
             updates = updates == null ? new HashMap<>(4) : updates;
             ProducerStateEntry current = updates.getOrDefault(batch.producerId(), known);
-            ProducerSequenceCheck.check(partition, current, batch, logKeepsAll);
+            if (fromCoordinator) {
+                checkEpoch(current, batch);
+            } else {
+                ProducerSequenceCheck.check(partition, current, batch, logKeepsAll);
+            }
             checkTransactional(current, batch);
             long timestamp = type == TimestampType.LOG_APPEND_TIME ? nowMs : batch.maxTimestamp();
             updates.put(batch.producerId(), appended(current, batch, base, timestamp, nowMs));
         }
         return new ProducerAppend(null, updates == null ? Map.of() : updates);
+    }
+
+    private void checkEpoch(ProducerStateEntry current, RecordBatch batch) {
+        if (current != null && batch.producerEpoch() < current.epoch()) {
+            throw new InvalidProducerEpochException("Producer " + batch.producerId() + " wrote with epoch "
+                + batch.producerEpoch() + " to " + partition + ", older than its last epoch " + current.epoch());
+        }
     }
 
     /** An idempotent batch inside the producer's open transaction would be committed or aborted with it: refused. */

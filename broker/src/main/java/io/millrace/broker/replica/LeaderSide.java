@@ -6,8 +6,10 @@ import io.millrace.broker.log.Log;
 import io.millrace.broker.log.LogAppendInfo;
 import io.millrace.common.protocol.ApiException;
 import io.millrace.common.protocol.Errors;
+import io.millrace.common.record.EndTransactionMarker;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * What the Produce and Fetch handlers do with a replicated partition this broker leads: appends
@@ -35,6 +37,28 @@ public final class LeaderSide {
      * the append (NOT_ENOUGH_REPLICAS, nothing appended) and the result waits for the HW to pass it.
      */
     public Append append(Partition partition, Log log, ByteBuffer records, short acks, long timeoutMs) {
+        return appendWith(partition, log, acks, timeoutMs, epoch -> ReplicaLog.appendAsLeader(log, records, epoch));
+    }
+
+    /**
+     * Appends a group coordinator's batch of a transactional producer's offsets
+     * ({@link Log#appendFromCoordinator}), as {@link #append} with acks=all.
+     */
+    public Append appendFromCoordinator(Partition partition, Log log, ByteBuffer records, long timeoutMs) {
+        return appendWith(partition, log, (short) -1, timeoutMs, epoch -> log.appendFromCoordinator(records, epoch));
+    }
+
+    /**
+     * Appends a transaction coordinator's marker ending {@code producerId}'s transaction, as
+     * {@link #append} with acks=all: the result waits until every in-sync replica has it.
+     */
+    public Append appendMarker(Partition partition, Log log, long producerId, short producerEpoch,
+                               EndTransactionMarker marker, long timeoutMs) {
+        return appendWith(partition, log, (short) -1, timeoutMs,
+            epoch -> log.appendMarker(producerId, producerEpoch, marker, epoch));
+    }
+
+    private Append appendWith(Partition partition, Log log, short acks, long timeoutMs, IntFunction<LogAppendInfo> write) {
         int minIsr = ReplicaLog.minInsyncReplicas(log);
         int epoch = partition.leaderEpoch();
         Errors refusal = partition.checkAppend(acks == -1 ? minIsr : 0);
@@ -43,7 +67,7 @@ public final class LeaderSide {
                 ? "The in-sync replicas " + partition.isr() + " are fewer than min.insync.replicas=" + minIsr
                 : "This broker no longer leads " + partition.topicPartition());
         }
-        LogAppendInfo info = ReplicaLog.appendAsLeader(log, records, epoch);
+        LogAppendInfo info = write.apply(epoch);
         replicas.onLeaderAppend(partition, log);
         CompletableFuture<Void> replicated = acks == -1
             ? replicas.awaitReplication(partition, epoch, info.lastOffset() + 1, minIsr, timeoutMs)

@@ -17,12 +17,20 @@ import io.millrace.broker.group.OffsetCommitHandler;
 import io.millrace.broker.group.OffsetDeleteHandler;
 import io.millrace.broker.group.OffsetFetchHandler;
 import io.millrace.broker.group.SyncGroupHandler;
+import io.millrace.broker.group.TxnOffsetCommitHandler;
 import io.millrace.broker.log.LogFileOpener;
 import io.millrace.broker.log.LogManager;
 import io.millrace.broker.network.Endpoint;
 import io.millrace.broker.network.MetricsRegistry;
 import io.millrace.broker.network.NetworkServer;
 import io.millrace.broker.replica.ReplicaManager;
+import io.millrace.broker.txn.AddOffsetsToTxnHandler;
+import io.millrace.broker.txn.AddPartitionsToTxnHandler;
+import io.millrace.broker.txn.DescribeTransactionsHandler;
+import io.millrace.broker.txn.EndTxnHandler;
+import io.millrace.broker.txn.ListTransactionsHandler;
+import io.millrace.broker.txn.TransactionCoordinator;
+import io.millrace.broker.txn.TransactionListings;
 import io.millrace.common.protocol.ApiKey;
 import io.millrace.common.utils.Time;
 import java.net.InetAddress;
@@ -67,6 +75,7 @@ public final class Broker implements AutoCloseable {
     private final NetworkServer network;
     private final ProducerIdManager producerIds;
     private final GroupCoordinator groups;
+    private final TransactionCoordinator transactions;
     private final ReplicaManager replicas;
     private final LocalPartitions partitions;
     private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
@@ -94,6 +103,7 @@ public final class Broker implements AutoCloseable {
                 configs, config.cluster().topicAdminTimeout()),
             purgatory::onAppend);
         this.groups = new GroupCoordinator(offsetsTopic, cluster.curator(), config.group(), time);
+        this.transactions = new TransactionCoordinator(offsetsTopic, config.transaction(), time, producerIds::nextId);
         BrokerTopicMetrics topicMetrics = new BrokerTopicMetrics(metrics);
         purgatory.bindMetrics(metrics);
         replicas.bindMetrics(metrics);
@@ -119,7 +129,6 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.ALTER_PARTITION_REASSIGNMENTS, new AlterPartitionReassignmentsHandler(cluster));
         handlers.put(ApiKey.LIST_PARTITION_REASSIGNMENTS, new ListPartitionReassignmentsHandler(cluster.metadata()));
         handlers.put(ApiKey.DESCRIBE_PRODUCERS, new DescribeProducersHandler(cluster.metadata(), partitions));
-        handlers.put(ApiKey.LIST_TRANSACTIONS, new NoTransactionsHandler());
         ApiHandler quotas = new NoQuotasHandler();
         handlers.put(ApiKey.DESCRIBE_CLIENT_QUOTAS, quotas);
         handlers.put(ApiKey.ALTER_CLIENT_QUOTAS, quotas);
@@ -133,18 +142,19 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.OFFSET_FOR_LEADER_EPOCH, new OffsetForLeaderEpochHandler(cluster.metadata(), partitions));
         handlers.put(ApiKey.CREATE_TOPICS, new CreateTopicsHandler(cluster, config));
         handlers.put(ApiKey.DELETE_TOPICS, new DeleteTopicsHandler(cluster));
-        handlers.put(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds));
+        handlers.put(ApiKey.INIT_PRODUCER_ID, new InitProducerIdHandler(producerIds, transactions));
         handlers.put(ApiKey.DESCRIBE_CONFIGS, new DescribeConfigsHandler(cluster.metadata(), config));
         handlers.put(ApiKey.DESCRIBE_CLUSTER, new DescribeClusterHandler(cluster.metadata()));
         ConfigAlterations alterations = new ConfigAlterations(cluster, config);
         handlers.put(ApiKey.INCREMENTAL_ALTER_CONFIGS, new IncrementalAlterConfigsHandler(alterations));
         handlers.put(ApiKey.ALTER_CONFIGS, new AlterConfigsHandler(alterations));
         putGroupHandlers(handlers);
+        putTransactionHandlers(handlers);
         return new RequestDispatcher(handlers, new RequestMetrics(metrics), time);
     }
 
     private void putGroupHandlers(EnumMap<ApiKey, ApiHandler> handlers) {
-        handlers.put(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(groups));
+        handlers.put(ApiKey.FIND_COORDINATOR, new FindCoordinatorHandler(groups, transactions));
         handlers.put(ApiKey.JOIN_GROUP, new JoinGroupHandler(groups));
         handlers.put(ApiKey.SYNC_GROUP, new SyncGroupHandler(groups));
         handlers.put(ApiKey.HEARTBEAT, new HeartbeatHandler(groups));
@@ -156,6 +166,18 @@ public final class Broker implements AutoCloseable {
         handlers.put(ApiKey.DELETE_GROUPS, new DeleteGroupsHandler(groups));
         handlers.put(ApiKey.OFFSET_DELETE, new OffsetDeleteHandler(groups));
         handlers.put(ApiKey.CONSUMER_GROUP_HEARTBEAT, new ConsumerGroupHeartbeatHandler(groups, cluster.metadata()));
+        handlers.put(ApiKey.TXN_OFFSET_COMMIT, new TxnOffsetCommitHandler(groups, cluster.metadata()));
+    }
+
+    private void putTransactionHandlers(EnumMap<ApiKey, ApiHandler> handlers) {
+        TransactionListings listings = new TransactionListings(transactions);
+        handlers.put(ApiKey.ADD_PARTITIONS_TO_TXN, new AddPartitionsToTxnHandler(transactions, cluster.metadata()));
+        handlers.put(ApiKey.END_TXN, new EndTxnHandler(transactions));
+        handlers.put(ApiKey.WRITE_TXN_MARKERS, new WriteTxnMarkersHandler(cluster.metadata(), partitions, replicas,
+            purgatory::onAppend, groups::onTransactionMarker, config.transaction().stateWriteTimeoutMs()));
+        handlers.put(ApiKey.ADD_OFFSETS_TO_TXN, new AddOffsetsToTxnHandler(transactions, cluster.metadata()));
+        handlers.put(ApiKey.DESCRIBE_TRANSACTIONS, new DescribeTransactionsHandler(listings));
+        handlers.put(ApiKey.LIST_TRANSACTIONS, new ListTransactionsHandler(listings));
     }
 
     /**
@@ -184,6 +206,7 @@ public final class Broker implements AutoCloseable {
                 advertised.map(Endpoint::port).orElseGet(network::boundPort));
             producerIds.start();
             groups.start();
+            transactions.startup();
             // Before the assignment listener's first report, so that no config change falls between the two.
             topicConfigSync = new TopicConfigSync(config.brokerId(), logManager);
             cluster.metadata().addListener(topicConfigSync);
@@ -273,6 +296,7 @@ public final class Broker implements AutoCloseable {
         cluster.metadata().removeListener(replicas);
         replicas.close();
         purgatory.close();
+        transactions.close();
         producerIds.close();
         groups.close();
         if (!network.shutdown(config.shutdownTimeout())) {
@@ -322,6 +346,7 @@ public final class Broker implements AutoCloseable {
         LOG.warn("Broker {} crashing (simulated)", config.brokerId());
         replicas.close();
         purgatory.close();
+        transactions.close();
         groups.close();
         network.shutdown(Duration.ZERO);
         cluster.abandonSession();

@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.ClusterConfig;
 import io.millrace.broker.group.GroupConfig;
+import io.millrace.broker.txn.TransactionConfig;
 import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.broker.replica.ReplicaConfig;
@@ -74,7 +75,7 @@ public final class BrokerConfig extends AbstractConfig {
 
     /** Every setting the broker reads, in the order of the generated properties file. */
     public static final List<ConfigDef> ALL = List.of(ClusterConfig.CONFIG_DEF, CONFIG, NetworkConfig.CONFIG,
-        LogConfig.BROKER_CONFIG, GroupConfig.CONFIG, ReplicaConfig.CONFIG);
+        LogConfig.BROKER_CONFIG, GroupConfig.CONFIG, TransactionConfig.CONFIG, ReplicaConfig.CONFIG);
 
     /** Values for the required settings in the generated file, so that it starts a one-machine broker as it is. */
     private static final Map<String, String> STARTER_VALUES = Map.of(
@@ -85,6 +86,7 @@ public final class BrokerConfig extends AbstractConfig {
     private final ClusterConfig cluster;
     private final LogConfig log;
     private final GroupConfig group;
+    private final TransactionConfig transaction;
     private final ReplicaConfig replica;
 
     /** Parses and validates every layer's settings; throws ConfigException naming the first bad one. */
@@ -94,6 +96,7 @@ public final class BrokerConfig extends AbstractConfig {
         this.network = new NetworkConfig(props);
         this.log = new LogConfig(props);
         this.group = new GroupConfig(props);
+        this.transaction = new TransactionConfig(props);
         this.replica = new ReplicaConfig(props);
     }
 
@@ -143,6 +146,10 @@ public final class BrokerConfig extends AbstractConfig {
 
     public GroupConfig group() {
         return group;
+    }
+
+    public TransactionConfig transaction() {
+        return transaction;
     }
 
     public ReplicaConfig replica() {

@@ -126,7 +126,7 @@ final class ProduceHandler implements AtOnceApiHandler {
         if (body.acks() != 0 && body.acks() != 1 && body.acks() != -1) {
             return Errors.INVALID_REQUIRED_ACKS;
         }
-        return body.transactionalId() != null ? Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED : Errors.NONE;
+        return Errors.NONE;
     }
 
     private static void answer(Request request, short acks, boolean anyFailed, ProduceResponse response) {

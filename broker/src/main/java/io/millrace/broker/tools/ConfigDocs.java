@@ -6,6 +6,7 @@ import io.millrace.broker.log.LogConfig;
 import io.millrace.broker.network.NetworkConfig;
 import io.millrace.broker.replica.ReplicaConfig;
 import io.millrace.broker.server.BrokerConfig;
+import io.millrace.broker.txn.TransactionConfig;
 import io.millrace.common.config.ConfigDef;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ public final class ConfigDocs {
         sections.put("Broker: cluster membership and ZooKeeper", ClusterConfig.CONFIG_DEF);
         sections.put("Broker: log storage (`log.*`, broker-wide defaults)", LogConfig.BROKER_CONFIG);
         sections.put("Broker: group coordinator (Kafka-protocol consumer groups)", GroupConfig.CONFIG);
+        sections.put("Broker: transaction coordinator (Kafka's transactions)", TransactionConfig.CONFIG);
         sections.put("Broker: replication (followers fetching from leaders, in-sync replicas)", ReplicaConfig.CONFIG);
         sections.put("Topic-level overrides (CreateTopics configs, `/millrace/config/topics`)", LogConfig.TOPIC_CONFIG);
         return sections;

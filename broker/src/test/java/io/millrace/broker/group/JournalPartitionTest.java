@@ -38,6 +38,36 @@ public class JournalPartitionTest {
     }
 
     @Test
+    public void aTransactionsCommitsWaitForItsMarkerAndHoldTheMarkBelowTheirFirstRecord() {
+        JournalPartition jp = new JournalPartition(0, 1, 0, 0);
+        TopicPartition other = new TopicPartition("t", 1);
+        jp.appended("a", Map.of(TP, at(5)), 0, 0);
+        jp.transactionalAppended(7L, "a", Map.of(TP, at(10)), 1, 1);
+        jp.transactionalAppended(7L, "a", Map.of(other, at(30)), 2, 2);
+        jp.transactionalAppended(8L, "a", Map.of(other, at(99)), 3, 3);
+
+        Map<TopicPartition, OffsetRegistry.Committed> seen = new HashMap<>();
+        jp.overlay("a", seen, null);
+        assertEquals("open transactions' commits are not committed offsets", Map.of(TP, at(5)), seen);
+        assertTrue(jp.hasPendingCommit("a", TP));
+        JournalPartition.Flush flush = jp.takeBelow(4);
+        assertEquals("the mark stays below producer 7's first record", 1, flush.mark());
+        assertEquals(1, flush.entries().size());
+        jp.written(flush);
+
+        jp.transactionEnded(7L, true);
+        jp.transactionEnded(8L, false);
+        jp.transactionEnded(9L, true); // a producer with nothing here
+        seen.clear();
+        jp.overlay("a", seen, null);
+        assertEquals(Map.of(TP, at(10), other, at(30)), seen);
+        assertTrue(!jp.hasPendingCommit("a", TP) && !jp.hasPendingCommit("a", other));
+        JournalPartition.Flush committed = jp.takeBelow(5);
+        assertEquals(5, committed.mark());
+        assertEquals(2, committed.entries().size());
+    }
+
+    @Test
     public void aCommitMadeWhileWritingStaysUnwritten() {
         JournalPartition jp = new JournalPartition(0, 1, 0, 0);
         jp.appended("a", Map.of(TP, at(10)), 0, 0);

@@ -252,6 +252,19 @@ public class FrameFuzzTest {
                 new io.millrace.common.protocol.message.AlterConfigsRequest.Resource(
                     io.millrace.common.protocol.message.DescribeConfigsRequest.TOPIC, TOPIC, List.of(
                         new io.millrace.common.protocol.message.AlterConfigsRequest.AlterableConfig("flush.ms", "60000")))), true);
+            case ADD_PARTITIONS_TO_TXN -> new io.millrace.common.protocol.message.AddPartitionsToTxnRequest("fuzz-txn", 1L,
+                (short) 0, List.of(new io.millrace.common.protocol.message.AddPartitionsToTxnRequest.Topic(TOPIC, List.of(0))));
+            case END_TXN -> new io.millrace.common.protocol.message.EndTxnRequest("fuzz-txn", 1L, (short) 0, true);
+            case ADD_OFFSETS_TO_TXN -> new io.millrace.common.protocol.message.AddOffsetsToTxnRequest("fuzz-txn", 1L,
+                (short) 0, GROUP);
+            case TXN_OFFSET_COMMIT -> new io.millrace.common.protocol.message.TxnOffsetCommitRequest("fuzz-txn", GROUP, 1L,
+                (short) 0, -1, "", null, List.of(new io.millrace.common.protocol.message.TxnOffsetCommitRequest.Topic(TOPIC,
+                    List.of(new io.millrace.common.protocol.message.TxnOffsetCommitRequest.Partition(0, 1L, -1, "")))));
+            case WRITE_TXN_MARKERS -> new io.millrace.common.protocol.message.WriteTxnMarkersRequest(List.of(
+                new io.millrace.common.protocol.message.WriteTxnMarkersRequest.Marker(1L, (short) 0, false, List.of(
+                    new io.millrace.common.protocol.message.WriteTxnMarkersRequest.Topic(TOPIC, List.of(0))), 0)));
+            case DESCRIBE_TRANSACTIONS -> new io.millrace.common.protocol.message.DescribeTransactionsRequest(
+                List.of("fuzz-txn"));
             default -> throw new IllegalArgumentException(api + " is not served");
         };
     }

@@ -314,20 +314,4 @@ public class KafkaClientsTest {
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
-
-    @Test
-    public void aTransactionalProducerStopsAtOnceWithTheReason() {
-        Properties props = CLUSTER.clientProps();
-        props.put("transactional.id", "payments");
-        props.put("max.block.ms", 60_000);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(),
-            new ByteArraySerializer())) {
-            long start = System.nanoTime();
-            org.apache.kafka.common.KafkaException refused = org.junit.Assert.assertThrows(
-                org.apache.kafka.common.KafkaException.class, producer::initTransactions);
-            long tookMs = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(refused.getMessage(), refused.getMessage().contains("transactions are not supported"));
-            assertTrue("refused in " + tookMs + " ms, not after max.block.ms", tookMs < 30_000);
-        }
-    }
 }

@@ -19,7 +19,7 @@ import org.junit.rules.RuleChain;
 import org.junit.rules.TestRule;
 
 /**
- * ListTransactions from a broker that coordinates no transaction: Kafka's AdminClient lists none,
+ * ListTransactions from brokers that coordinate no transaction yet: Kafka's AdminClient lists none,
  * with any filter; unknown state filters are named back and a pattern that is not a regular
  * expression is refused, as by Kafka's coordinator.
  */

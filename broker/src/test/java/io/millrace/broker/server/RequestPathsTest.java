@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.junit.ClassRule;
@@ -212,33 +213,37 @@ public class RequestPathsTest {
                     assertTrue("id " + response.producerId() + " handed out twice", seen.add(response.producerId()));
                     previous = response.producerId();
                 }
-                InitProducerIdResponse transactional = client.call(new InitProducerIdRequest("tx", 60_000, -1L, (short) -1),
+                // A transactional id goes to its coordinator, which refuses a timeout over transaction.max.timeout.ms
+                InitProducerIdResponse transactional = client.call(new InitProducerIdRequest("tx", 900_001, -1L, (short) -1),
                     (short) 4);
-                assertEquals(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), transactional.errorCode());
+                assertEquals(Errors.INVALID_TRANSACTION_TIMEOUT.code(), transactional.errorCode());
                 assertEquals(-1, transactional.producerId());
             }
         }
     }
 
     @Test
-    public void aTransactionalIdsCoordinatorIsRefusedWithAnErrorEveryClientGivesUpOnAndTheReason() throws Exception {
-        try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
-            // librdkafka asks with version 2 and retries anything but an authorization failure until it times out
-            for (short version = 1; version < FindCoordinatorRequest.FIRST_BATCHED_VERSION; version++) {
-                FindCoordinatorResponse single = client.call(
-                    new FindCoordinatorRequest("payments", FindCoordinatorRequest.TRANSACTION, List.of()), version);
-                assertEquals("v" + version, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code(), single.errorCode());
-                assertTrue(single.errorMessage(), single.errorMessage().contains("transactions are not supported"));
-                assertEquals(-1, single.nodeId());
-            }
-            // Kafka's Java producer asks in batches and reports a coordinator's own message with any fatal error
-            FindCoordinatorResponse batched = client.call(
-                new FindCoordinatorRequest("", FindCoordinatorRequest.TRANSACTION, List.of("payments", "audit")),
-                FindCoordinatorRequest.FIRST_BATCHED_VERSION);
-            assertEquals(2, batched.coordinators().size());
-            for (FindCoordinatorResponse.Coordinator refused : batched.coordinators()) {
-                assertEquals(refused.key(), Errors.INVALID_REQUEST, refused.error());
-                assertTrue(refused.errorMessage(), refused.errorMessage().contains("transactions are not supported"));
+    public void everyBrokerNamesTheSameTransactionCoordinatorInEveryVersion() throws Exception {
+        int coordinator = -1;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int broker = 0; broker < 2; broker++) {
+            try (RawClient client = new RawClient(CLUSTER.broker(broker).boundPort())) {
+                for (short version = 1; version < FindCoordinatorRequest.FIRST_BATCHED_VERSION; version++) {
+                    FindCoordinatorResponse single;
+                    do {
+                        // COORDINATOR_NOT_AVAILABLE, which clients retry, while __transaction_state is made
+                        single = client.call(new FindCoordinatorRequest("payments", FindCoordinatorRequest.TRANSACTION,
+                            List.of()), version);
+                        assertTrue("no coordinator in 30 s: " + single.errorMessage(), System.nanoTime() < deadline);
+                    } while (single.errorCode() == Errors.COORDINATOR_NOT_AVAILABLE.code());
+                    assertEquals("v" + version + ": " + single.errorMessage(), Errors.NONE.code(), single.errorCode());
+                    coordinator = coordinator < 0 ? single.nodeId() : coordinator;
+                    assertEquals("broker " + broker + ", v" + version, coordinator, single.nodeId());
+                }
+                FindCoordinatorResponse batched = client.call(new FindCoordinatorRequest("", FindCoordinatorRequest.TRANSACTION,
+                    List.of("payments", "")), FindCoordinatorRequest.FIRST_BATCHED_VERSION);
+                assertEquals(coordinator, batched.coordinators().get(0).nodeId());
+                assertEquals("an empty transactional id", Errors.INVALID_REQUEST, batched.coordinators().get(1).error());
             }
         }
     }

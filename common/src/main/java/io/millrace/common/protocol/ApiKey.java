@@ -36,7 +36,6 @@ public enum ApiKey {
     DESCRIBE_LOG_DIRS(35, "DescribeLogDirs", 1, 5, 2),
     ELECT_LEADERS(43, "ElectLeaders", 0, 2, 2),
     DESCRIBE_PRODUCERS(61, "DescribeProducers", 0, 0, 0),
-    // Millrace has no transactions: none to list
     LIST_TRANSACTIONS(66, "ListTransactions", 0, 2, 0),
     ALTER_PARTITION_REASSIGNMENTS(45, "AlterPartitionReassignments", 0, 1, 0),
     LIST_PARTITION_REASSIGNMENTS(46, "ListPartitionReassignments", 0, 0, 0),
@@ -70,13 +69,14 @@ public enum ApiKey {
     ALTER_CONFIGS(33, "AlterConfigs", 0, 2, 2),
     INCREMENTAL_ALTER_CONFIGS(44, "IncrementalAlterConfigs", 0, 1, 1),
     DESCRIBE_CLUSTER(60, "DescribeCluster", 0, 2, 0),
-    // transactions: codecs ready, not yet served
-    ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 3, 3, false),
-    ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3, false),
-    END_TXN(26, "EndTxn", 0, 4, 3, false),
-    WRITE_TXN_MARKERS(27, "WriteTxnMarkers", 1, 1, 1, false),
-    TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 4, 3, false),
-    DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0, false);
+    // the transaction coordinator (transaction protocol V1) and the markers it has leaders write
+    ADD_PARTITIONS_TO_TXN(24, "AddPartitionsToTxn", 0, 3, 3),
+    ADD_OFFSETS_TO_TXN(25, "AddOffsetsToTxn", 0, 4, 3),
+    END_TXN(26, "EndTxn", 0, 4, 3),
+    WRITE_TXN_MARKERS(27, "WriteTxnMarkers", 1, 1, 1),
+    DESCRIBE_TRANSACTIONS(65, "DescribeTransactions", 0, 0, 0),
+    // offsets committed in a transaction, served by the group coordinator
+    TXN_OFFSET_COMMIT(28, "TxnOffsetCommit", 0, 4, 3);
 
     /** One more than the largest id: the size of a table indexed by api key. */
     public static final int ID_LIMIT = java.util.Arrays.stream(values()).mapToInt(ApiKey::id).max().orElse(0) + 1;
