@@ -6,6 +6,7 @@ import io.millrace.broker.cluster.PartitionState;
 import io.millrace.broker.cluster.TopicMetadata;
 import io.millrace.broker.cluster.TopicNames;
 import io.millrace.broker.cluster.ZkCluster;
+import io.millrace.broker.txn.TransactionStateLog;
 import io.millrace.common.errors.TopicExistsException;
 import io.millrace.common.protocol.Errors;
 import io.millrace.common.protocol.message.MetadataRequest;
@@ -86,8 +87,8 @@ final class MetadataHandler implements ApiHandler {
         Errors error = Errors.UNKNOWN_TOPIC_OR_PARTITION;
         if (!TopicNames.isValid(name)) {
             error = Errors.INVALID_TOPIC_EXCEPTION;
-        } else if (create && !name.equals(io.millrace.broker.group.OffsetsTopic.NAME)) {
-            // the offsets topic is made by the group coordinator, with its own settings
+        } else if (create && !isInternal(name)) {
+            // the internal topics are made by their coordinators, with their own settings
             autoCreate(name);
             error = Errors.LEADER_NOT_AVAILABLE;
         }
@@ -111,13 +112,18 @@ final class MetadataHandler implements ApiHandler {
             ? failure.getCause() : failure;
     }
 
+    /** Kafka's internal topics: the group coordinator's offsets and the transaction coordinator's state. */
+    static boolean isInternal(String topic) {
+        return topic.equals(io.millrace.broker.group.OffsetsTopic.NAME) || topic.equals(TransactionStateLog.NAME);
+    }
+
     private static MetadataResponse.Topic describe(ClusterSnapshot snapshot, TopicMetadata topic) {
         List<MetadataResponse.Partition> partitions = new ArrayList<>(topic.partitionCount());
         for (int partition : topic.replicas().keySet()) {
             partitions.add(describe(snapshot, snapshot.partitionState(topic.name(), partition).orElseThrow(), partition));
         }
-        // flagged internal as Kafka flags it, so that clients leave it out of pattern subscriptions
-        boolean internal = topic.name().equals(io.millrace.broker.group.OffsetsTopic.NAME);
+        // flagged internal as Kafka flags them, so that clients leave them out of pattern subscriptions
+        boolean internal = isInternal(topic.name());
         return new MetadataResponse.Topic(Errors.NONE.code(), topic.name(), topic.topicId(), internal, partitions,
             MetadataResponse.UNKNOWN_AUTHORIZED_OPERATIONS);
     }

@@ -41,9 +41,9 @@ import org.slf4j.LoggerFactory;
  * <p>A partition's coordinator epoch is its leader epoch when loaded. A new epoch, even on the
  * same broker, loads the partition again, so a marker written under an older epoch is fenced.
  */
-final class TransactionStateLog {
+public final class TransactionStateLog {
 
-    static final String NAME = "__transaction_state";
+    public static final String NAME = "__transaction_state";
 
     private static final Logger LOG = LoggerFactory.getLogger(TransactionStateLog.class);
     private static final int READ_BYTES = 1 << 20;

@@ -237,6 +237,8 @@ public class KafkaTransactionsTest {
             producer.commitTransaction();
             TransactionDescription done = admin.describeTransactions(List.of("audited-writer")).description("audited-writer")
                 .get(30, TimeUnit.SECONDS);
+            assertTrue("flagged internal, as on Kafka", admin.describeTopics(List.of("__transaction_state")).allTopicNames()
+                .get(30, TimeUnit.SECONDS).get("__transaction_state").isInternal());
             assertTrue(done.state().toString(), Set.of(TransactionState.COMPLETE_COMMIT, TransactionState.PREPARE_COMMIT)
                 .contains(done.state()));
         }
