@@ -300,6 +300,11 @@ public class KafkaToolsIT {
         assertTrue(described,
             Pattern.compile("(?m)^\\d\\s+copier\\s+\\d+\\s+\\d+\\s+Complete(Commit|Abort)\\s+60000\\s")
                 .matcher(described).find());
+        // Kafka's own formatter reads __transaction_state as it reads Kafka's
+        String state = tool(KafkaTool.CONSOLE_CONSUMER, "--topic", "__transaction_state", "--from-beginning",
+            "--max-messages", "3", "--timeout-ms", "30000", "--formatter",
+            "org.apache.kafka.tools.consumer.TransactionLogMessageFormatter").output();
+        assertTrue(state, state.contains("\"transactionalId\":\"copier\"") && state.contains("\"transactionStatus\""));
     }
 
     @Test(timeout = 300_000)
