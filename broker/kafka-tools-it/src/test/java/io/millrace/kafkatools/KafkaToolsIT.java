@@ -300,6 +300,12 @@ public class KafkaToolsIT {
         assertTrue(described,
             Pattern.compile("(?m)^\\d\\s+copier\\s+\\d+\\s+\\d+\\s+Complete(Commit|Abort)\\s+60000\\s")
                 .matcher(described).find());
+        // find-hanging asks each broker about every replica it holds, leader or follower: none hangs here
+        for (String broker : List.of("0", "1")) {
+            List<String> hanging = quotaLines(tool(KafkaTool.TRANSACTIONS, "find-hanging", "--broker-id", broker));
+            assertEquals(hanging.toString(), 1, hanging.size());
+            assertTrue(hanging.toString(), hanging.get(0).startsWith("Topic\tPartition\tProducerId"));
+        }
         // Kafka's own formatter reads __transaction_state as it reads Kafka's
         String state = tool(KafkaTool.CONSOLE_CONSUMER, "--topic", "__transaction_state", "--from-beginning",
             "--max-messages", "3", "--timeout-ms", "30000", "--formatter",

@@ -13,12 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The idempotent producers each partition this broker leads remembers (`kafka-transactions
- * describe-producers`, AdminClient's {@code describeProducers}): id, epoch, the last sequence number
+ * The producers each partition this broker holds a replica of remembers, led or followed, as on
+ * Kafka, where any replica answers (`kafka-transactions describe-producers` and `find-hanging`,
+ * AdminClient's {@code describeProducers}): id, epoch, the last sequence number
  * and the last batch's timestamp, which is what an operator looks at when a producer is refused with
  * OUT_OF_ORDER_SEQUENCE_NUMBER or INVALID_PRODUCER_EPOCH, and for a transactional producer the
  * epoch of the coordinator that wrote its last marker here and where its open transaction began
- * (-1 for none), what holds a read-committed consumer back. A partition led elsewhere is
+ * (-1 for none), what holds a read-committed consumer back. A partition without a replica here is
  * NOT_LEADER_OR_FOLLOWER and an unknown one UNKNOWN_TOPIC_OR_PARTITION, as on Kafka.
  */
 final class DescribeProducersHandler implements ApiHandler {
@@ -48,7 +49,7 @@ final class DescribeProducersHandler implements ApiHandler {
 
     private PartitionResponse describe(ClusterSnapshot snapshot, String topic, int partition) {
         try {
-            List<ProducerState> producers = partitions.leaderLog(snapshot, topic, partition).producerState().entries()
+            List<ProducerState> producers = partitions.replicaLog(snapshot, topic, partition).producerState().entries()
                 .stream().map(DescribeProducersHandler::state).toList();
             return new PartitionResponse(partition, Errors.NONE.code(), null, producers);
         } catch (RuntimeException e) {

@@ -37,6 +37,28 @@ final class LocalPartitions {
      *     metadata and tries again)
      */
     Log leaderLog(ClusterSnapshot snapshot, String topic, int partition) {
+        checkServed(snapshot, topic, partition);
+        int leader = snapshot.leader(topic, partition);
+        if (leader != brokerId) {
+            throw new ApiException(Errors.NOT_LEADER_OR_FOLLOWER, "Broker " + brokerId + " does not lead " + topic + "-"
+                + partition + "; broker " + leader + " does");
+        }
+        return localLog(topic, partition);
+    }
+
+    /**
+     * The partition's log here, whether this broker leads it or follows it: what a replica may
+     * answer about its own copy (DescribeProducers, as on Kafka).
+     *
+     * @throws UnknownTopicOrPartitionException the cluster has no such partition
+     * @throws ApiException NOT_LEADER_OR_FOLLOWER: no replica of it here, or this broker is still starting
+     */
+    Log replicaLog(ClusterSnapshot snapshot, String topic, int partition) {
+        checkServed(snapshot, topic, partition);
+        return localLog(topic, partition);
+    }
+
+    private void checkServed(ClusterSnapshot snapshot, String topic, int partition) {
         if (partition < 0 || partition >= snapshot.partitionCount(topic)) {
             throw new UnknownTopicOrPartitionException("This cluster has no partition " + topic + "-" + partition);
         }
@@ -44,11 +66,9 @@ final class LocalPartitions {
             throw new ApiException(Errors.NOT_LEADER_OR_FOLLOWER, "Broker " + brokerId + " is starting: it serves "
                 + topic + "-" + partition + " once it has joined the cluster and applied the topics' settings");
         }
-        int leader = snapshot.leader(topic, partition);
-        if (leader != brokerId) {
-            throw new ApiException(Errors.NOT_LEADER_OR_FOLLOWER, "Broker " + brokerId + " does not lead " + topic + "-"
-                + partition + "; broker " + leader + " does");
-        }
+    }
+
+    private Log localLog(String topic, int partition) {
         return logs.getLog(topic, partition).orElseThrow(() -> new ApiException(Errors.NOT_LEADER_OR_FOLLOWER,
             "The log of " + topic + "-" + partition + " is not open on broker " + brokerId + " yet"));
     }

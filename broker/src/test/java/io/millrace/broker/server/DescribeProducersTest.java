@@ -35,8 +35,8 @@ import org.junit.rules.TestRule;
 /**
  * Kafka's AdminClient describing the idempotent producers two Millrace brokers' partitions remember
  * (DescribeProducers): each producer's id, epoch, last sequence number and last timestamp, from the
- * leader; NOT_LEADER_OR_FOLLOWER from a follower and UNKNOWN_TOPIC_OR_PARTITION for a partition
- * that does not exist, as from Kafka.
+ * leader or a follower alike; NOT_LEADER_OR_FOLLOWER from a broker without a replica and
+ * UNKNOWN_TOPIC_OR_PARTITION for a partition that does not exist, as from Kafka.
  */
 public class DescribeProducersTest {
 
@@ -85,17 +85,26 @@ public class DescribeProducersTest {
     }
 
     @Test
-    public void aFollowerAndAnUnknownPartitionAreRefusedAsOnKafka() throws Exception {
+    public void aFollowerAnswersAsTheLeaderDoesABrokerWithoutAReplicaAndAnUnknownPartitionAreRefusedAsOnKafka()
+        throws Exception {
         String topic = "followed";
+        String single = "single";
         try (Admin admin = Admin.create(CLUSTER.clientProps())) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 2))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 2), new NewTopic(single, 1, (short) 1)))
+                .all().get(30, TimeUnit.SECONDS);
             CLUSTER.awaitLogs(topic, 1);
+            CLUSTER.awaitLogs(single, 1);
             send(topic, Map.of(0, 1));
             int follower = 1 - leader(topic, 0);
             TopicPartition partition = new TopicPartition(topic, 0);
+            // any replica answers from its own copy (kafka-transactions find-hanging asks each broker of its replicas)
+            List<ProducerState> fromLeader = producers(admin, partition, new DescribeProducersOptions());
+            assertEquals(1, fromLeader.size());
+            assertEquals(fromLeader, producers(admin, partition, new DescribeProducersOptions().brokerId(follower)));
+            TopicPartition elsewhere = new TopicPartition(single, 0);
+            int withoutReplica = 1 - leader(single, 0);
             assertFailsWith(NotLeaderOrFollowerException.class,
-                () -> producers(admin, partition, new DescribeProducersOptions().brokerId(follower)));
-            assertEquals(1, producers(admin, partition, new DescribeProducersOptions()).size());
+                () -> producers(admin, elsewhere, new DescribeProducersOptions().brokerId(withoutReplica)));
         }
         // the AdminClient retries UNKNOWN_TOPIC_OR_PARTITION until its timeout: the broker's answer, on the wire
         try (RawClient client = new RawClient(CLUSTER.broker(0).boundPort())) {
