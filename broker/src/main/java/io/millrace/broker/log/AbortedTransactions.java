@@ -42,6 +42,9 @@ public final class AbortedTransactions {
 
     /** The aborted transactions with records in {@code [from, to)}: marker at or after {@code from}, start before {@code to}. */
     List<Aborted> overlapping(long from, long to) {
+        if (entries.isEmpty()) {
+            return List.of(); // the common case: a read-committed fetch of a log without aborts allocates nothing
+        }
         List<Aborted> found = new ArrayList<>();
         for (int i = firstEndingAtOrAfter(from); i < entries.size(); i++) {
             Aborted aborted = entries.get(i);

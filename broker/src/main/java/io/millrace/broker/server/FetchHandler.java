@@ -2,6 +2,7 @@ package io.millrace.broker.server;
 
 import io.millrace.broker.cluster.ClusterSnapshot;
 import io.millrace.broker.cluster.MetadataCache;
+import io.millrace.broker.log.AbortedTransactions;
 import io.millrace.broker.log.FileSlice;
 import io.millrace.broker.log.HighWatermarkReads;
 import io.millrace.broker.log.Log;
@@ -183,9 +184,10 @@ final class FetchHandler implements AtOnceApiHandler {
             slice = HighWatermarkReads.below(slice, stable);
         }
         budget.consumed(slice.sizeInBytes());
-        List<AbortedTransaction> aborted = slice.isEmpty() ? List.of()
-            : producers.abortedTransactions(partition.fetchOffset(), stable).stream()
-                .map(a -> new AbortedTransaction(a.producerId(), a.firstOffset())).toList();
+        List<AbortedTransactions.Aborted> found = slice.isEmpty() ? List.of()
+            : producers.abortedTransactions(partition.fetchOffset(), stable);
+        List<AbortedTransaction> aborted = found.isEmpty() ? List.of()
+            : found.stream().map(a -> new AbortedTransaction(a.producerId(), a.firstOffset())).toList();
         return new PartitionData(partition.partition(), Errors.NONE.code(), read.highWatermark(), stable,
             log.logStartOffset(), aborted, -1, slice.isEmpty() ? NO_RECORDS : new FileSlicePayload(slice));
     }
