@@ -86,6 +86,12 @@ public final class ConsumerConfig extends AbstractConfig {
     static final String CHECK_CRCS_DOC = "Check the CRC-32C of every fetched batch before reading it, so that bytes "
         + "damaged on disk or on the way are reported rather than consumed.";
 
+    public static final String ISOLATION_LEVEL_CONFIG = "isolation.level";
+    static final String ISOLATION_LEVEL_DOC = "read_uncommitted reads every record written to a partition; "
+        + "read_committed reads a transactional producer's records only once its transaction commits, never an "
+        + "aborted transaction's, and stops at the first transaction still open (the last stable offset), as "
+        + "Kafka's consumer does. Records of producers without transactions are read the same either way.";
+
     /** The default request timeout leaves room for a fetch held for fetch.max.wait.ms. */
     static final int DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -110,7 +116,9 @@ public final class ConsumerConfig extends AbstractConfig {
         .define(ZOOKEEPER_CONNECTION_TIMEOUT_MS_CONFIG, Type.INT, 6_000, Range.atLeast(1), Importance.MEDIUM,
             ZOOKEEPER_CONNECTION_TIMEOUT_MS_DOC)
         .define(CONSUMER_TIMEOUT_MS_CONFIG, Type.INT, -1, Range.atLeast(-1), Importance.LOW, CONSUMER_TIMEOUT_MS_DOC)
-        .define(CHECK_CRCS_CONFIG, Type.BOOLEAN, true, Importance.LOW, CHECK_CRCS_DOC);
+        .define(CHECK_CRCS_CONFIG, Type.BOOLEAN, true, Importance.LOW, CHECK_CRCS_DOC)
+        .define(ISOLATION_LEVEL_CONFIG, Type.STRING, "read_uncommitted",
+            ValidString.in("read_uncommitted", "read_committed"), Importance.MEDIUM, ISOLATION_LEVEL_DOC);
 
     public ConsumerConfig(Map<?, ?> props) {
         super(CONFIG, props);
@@ -120,6 +128,11 @@ public final class ConsumerConfig extends AbstractConfig {
     public boolean resetToEarliest() {
         String reset = getString(AUTO_OFFSET_RESET_CONFIG);
         return reset.equals("smallest") || reset.equals("earliest");
+    }
+
+    /** Whether fetches read committed records only (isolation.level=read_committed). */
+    public boolean readCommitted() {
+        return getString(ISOLATION_LEVEL_CONFIG).equals("read_committed");
     }
 
     public String groupId() {

@@ -111,7 +111,7 @@ public final class GroupConsumer<K, V> implements AutoCloseable {
         int requestTimeoutMs = config.getInt(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG);
         this.metadata = new Metadata(client, CommonClientConfigs.bootstrap(config), retryBackoffMs,
             config.getLong(CommonClientConfigs.METADATA_MAX_AGE_MS_CONFIG));
-        this.offsets = new OffsetLookup(client, metadata, requestTimeoutMs, retryBackoffMs);
+        this.offsets = new OffsetLookup(client, metadata, requestTimeoutMs, retryBackoffMs, config.readCommitted());
         this.scheduler = Executors.newScheduledThreadPool(2, daemon(consumerId + "-scheduler"));
         this.rebalanceThread = Executors.newSingleThreadExecutor(daemon(consumerId + "-rebalance"));
         this.fetchers = new FetcherManager(client, metadata, config, offsets, consumerId, requestTimeoutMs, scheduler,

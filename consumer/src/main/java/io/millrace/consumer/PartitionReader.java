@@ -82,7 +82,7 @@ public final class PartitionReader implements AutoCloseable {
         this.metadata = metadata != null ? metadata : new Metadata(client, CommonClientConfigs.bootstrap(config),
             retryBackoffMs, config.getLong(CommonClientConfigs.METADATA_MAX_AGE_MS_CONFIG));
         this.ownsClient = ownsClient;
-        this.offsets = new OffsetLookup(client, this.metadata, requestTimeoutMs, retryBackoffMs);
+        this.offsets = new OffsetLookup(client, this.metadata, requestTimeoutMs, retryBackoffMs, config.readCommitted());
     }
 
     private static NetworkClient newClient(ConsumerConfig config) {

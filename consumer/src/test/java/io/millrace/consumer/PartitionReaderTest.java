@@ -76,6 +76,56 @@ public class PartitionReaderTest {
     }
 
     @Test
+    public void readCommittedSkipsAnAbortedTransactionOfKafkasTransactionalProducer() throws Exception {
+        cluster.createTopic("transacted", 1);
+        java.util.Properties props = new java.util.Properties();
+        props.put("bootstrap.servers", cluster.bootstrapServers());
+        props.put("transactional.id", "reader-test");
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+                 new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+                     new org.apache.kafka.common.serialization.StringSerializer(),
+                     new org.apache.kafka.common.serialization.StringSerializer())) {
+            producer.initTransactions();
+            for (String[] transaction : new String[][] {{"c0", "c1", "commit"}, {"x0", "x1", "abort"}, {"c2", "c3", "commit"}}) {
+                producer.beginTransaction();
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("transacted", 0, null, transaction[0]));
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>("transacted", 0, null, transaction[1]));
+                producer.flush();
+                if (transaction[2].equals("commit")) {
+                    producer.commitTransaction();
+                } else {
+                    producer.abortTransaction();
+                }
+            }
+        }
+        TopicPartition tp = new TopicPartition("transacted", 0);
+        long end = reader.latestOffset(tp);
+        assertEquals("six records and three markers", 9, end);
+        assertEquals(List.of("c0", "c1", "x0", "x1", "c2", "c3"), read(tp, 0, end).stream().map(r -> r.value()).toList());
+        try (PartitionReader committed = new PartitionReader(new ConsumerConfig(Map.of("bootstrap.servers",
+            cluster.bootstrapServers(), ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")))) {
+            List<String> values = new ArrayList<>();
+            committed.read(tp, 0, end, new StringDeserializer(), new StringDeserializer())
+                .forEachRemaining(r -> values.add(r.value()));
+            assertEquals(List.of("c0", "c1", "c2", "c3"), values);
+
+            // an open transaction: the read-committed latest offset is where it began, the other the log end
+            props.put("transactional.id", "reader-test-open");
+            try (org.apache.kafka.clients.producer.KafkaProducer<String, String> open =
+                     new org.apache.kafka.clients.producer.KafkaProducer<>(props,
+                         new org.apache.kafka.common.serialization.StringSerializer(),
+                         new org.apache.kafka.common.serialization.StringSerializer())) {
+                open.initTransactions();
+                open.beginTransaction();
+                open.send(new org.apache.kafka.clients.producer.ProducerRecord<>("transacted", 0, null, "o0")).get();
+                assertEquals(end, committed.latestOffset(tp));
+                assertEquals(end + 1, reader.latestOffset(tp));
+                open.abortTransaction();
+            }
+        }
+    }
+
+    @Test
     public void readsACompactedPartitionAcrossItsGaps() throws Exception {
         cluster.createTopic("table", 1, Map.of("cleanup.policy", "compact", "segment.bytes", "2048"));
         List<String> written = new ArrayList<>();

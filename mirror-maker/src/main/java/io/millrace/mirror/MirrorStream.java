@@ -85,6 +85,8 @@ final class MirrorStream implements Runnable, RebalanceListener {
         settings.remove(SourceCluster.SCHEMA_REGISTRY_URL_CONFIG);
         // commits happen only after a flush, here or in beforeCommit: never on the consumer's own schedule
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // an aborted transaction's records were never data: the offline cluster gets what consumers see
+        settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         ConsumerConfig consumerConfig = new ConsumerConfig(settings);
         this.sourceClient = new NetworkClient(CommonClientConfigs.networkOptions(consumerConfig, "millrace-mirror-" + name));
         this.sourceMetadata = new Metadata(sourceClient, CommonClientConfigs.bootstrap(consumerConfig),

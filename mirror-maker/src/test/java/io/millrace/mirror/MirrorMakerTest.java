@@ -314,6 +314,32 @@ public class MirrorMakerTest {
         assertTrue(readAll("live-a.renamed", 2).stream().allMatch(r -> r.value().startsWith("a-")));
     }
 
+    @Test
+    public void anAbortedTransactionsRecordsAreNotCopied() throws Exception {
+        liveA.createTopic("transacted", 1);
+        // what a transactional producer leaves in the live log: commit, abort, commit (the coordinator's markers)
+        io.millrace.broker.log.Log log = liveA.broker(0).logManager().getLog("transacted", 0).orElseThrow();
+        int sequence = 0;
+        for (String[] transaction : new String[][] {{"c-0", "c-1", "commit"}, {"x-0", "x-1", "abort"}, {"c-2", "commit"}}) {
+            io.millrace.common.record.RecordBatchBuilder batch = io.millrace.common.record.RecordBatchBuilder.create(
+                io.millrace.common.record.CompressionType.NONE, 0, 256).producerState(77L, (short) 0, sequence, true);
+            for (int i = 0; i < transaction.length - 1; i++) {
+                batch.append(1_700_000_000_000L, null, transaction[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                sequence++;
+            }
+            log.append(batch.build());
+            log.appendMarker(77L, (short) 0, new io.millrace.common.record.EndTransactionMarker(
+                transaction[transaction.length - 1].equals("commit"), 0), -1);
+        }
+        long end = log.logEndOffset();
+        try (MirrorMaker mirror = mirror("transacted", "g-transacted")) {
+            mirror.start();
+            Conditions.waitUntil(() -> committed(liveA, "g-transacted", "transacted").equals(List.of(end)), 60_000,
+                "the live partition mirrored to its end");
+        }
+        assertEquals(List.of("c-0", "c-1", "c-2"), readAll("transacted", 1).stream().map(ConsumerRecord::value).toList());
+    }
+
     private static MirrorMaker mirror(String whitelist, String group) {
         return mirror(whitelist, group, Map.of());
     }

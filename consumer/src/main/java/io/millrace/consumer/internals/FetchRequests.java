@@ -24,6 +24,8 @@ public final class FetchRequests {
     private static final int CONSUMER_REPLICA_ID = -1;
     private static final int NO_SESSION = 0;
     private static final int FINAL_EPOCH = -1;
+    private static final byte READ_UNCOMMITTED = 0;
+    private static final byte READ_COMMITTED = 1;
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private FetchRequests() {
@@ -43,7 +45,7 @@ public final class FetchRequests {
         byTopic.forEach((topic, partitions) -> topics.add(new FetchTopic(topic, partitions)));
         return new FetchRequest(CONSUMER_REPLICA_ID, config.getInt(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
             config.getInt(ConsumerConfig.FETCH_MIN_BYTES_CONFIG), config.getInt(ConsumerConfig.FETCH_MAX_BYTES_CONFIG),
-            (byte) 0, NO_SESSION, FINAL_EPOCH, topics, List.of(), "");
+            config.readCommitted() ? READ_COMMITTED : READ_UNCOMMITTED, NO_SESSION, FINAL_EPOCH, topics, List.of(), "");
     }
 
     /** The answer for one partition, or null when the response leaves it out. */
@@ -60,8 +62,18 @@ public final class FetchRequests {
         return null;
     }
 
-    /** A partition's records as a buffer (the parsed response's slice, not copied); empty when null. */
+    /**
+     * A partition's records as a buffer (the parsed response's slice, not copied); empty when null.
+     * In a read-committed answer naming aborted transactions, their batches are emptied in a copy
+     * ({@link AbortedBatches}), so that every reader skips their records and still moves past them.
+     */
     public static ByteBuffer recordsOf(PartitionData data) {
+        ByteBuffer records = bufferOf(data);
+        List<FetchResponse.AbortedTransaction> aborted = data.abortedTransactions();
+        return aborted == null || aborted.isEmpty() ? records : AbortedBatches.emptied(records, aborted);
+    }
+
+    private static ByteBuffer bufferOf(PartitionData data) {
         if (data.records() == null) {
             return EMPTY;
         }

@@ -27,7 +27,8 @@ import java.util.concurrent.CompletableFuture;
  * Offsets by time through the ListOffsets API: the earliest ({@link ListOffsetsRequest#EARLIEST_TIMESTAMP}),
  * the latest ({@link ListOffsetsRequest#LATEST_TIMESTAMP}) or the first at or after a time, for many
  * partitions at once with one request per leader. Follows moved leaders (metadata refresh, retry)
- * until the request timeout passes. Thread-safe.
+ * until the request timeout passes. A read-committed consumer's latest offset is the last stable
+ * offset, below the first transaction still open, as for Kafka's consumer. Thread-safe.
  */
 public final class OffsetLookup {
 
@@ -38,12 +39,15 @@ public final class OffsetLookup {
     private final Metadata metadata;
     private final long timeoutMs;
     private final long retryBackoffMs;
+    private final byte isolationLevel;
 
-    public OffsetLookup(NetworkClient client, Metadata metadata, long timeoutMs, long retryBackoffMs) {
+    /** @param readCommitted whether the latest offset is the last stable offset (isolation.level=read_committed) */
+    public OffsetLookup(NetworkClient client, Metadata metadata, long timeoutMs, long retryBackoffMs, boolean readCommitted) {
         this.client = client;
         this.metadata = metadata;
         this.timeoutMs = timeoutMs;
         this.retryBackoffMs = retryBackoffMs;
+        this.isolationLevel = (byte) (readCommitted ? 1 : 0);
     }
 
     public long earliest(TopicPartition tp) {
@@ -130,14 +134,14 @@ public final class OffsetLookup {
         return needsMetadata;
     }
 
-    private static ListOffsetsRequest request(List<TopicPartition> partitions, long timestamp) {
+    private ListOffsetsRequest request(List<TopicPartition> partitions, long timestamp) {
         Map<String, List<ListOffsetsPartition>> byTopic = new TreeMap<>();
         for (TopicPartition tp : partitions) {
             byTopic.computeIfAbsent(tp.topic(), t -> new ArrayList<>()).add(new ListOffsetsPartition(tp.partition(), -1, timestamp));
         }
         List<ListOffsetsTopic> topics = new ArrayList<>();
         byTopic.forEach((topic, ps) -> topics.add(new ListOffsetsTopic(topic, ps)));
-        return new ListOffsetsRequest(-1, (byte) 0, topics);
+        return new ListOffsetsRequest(-1, isolationLevel, topics);
     }
 
     private void awaitMetadata(Cluster seen, long backoffMs, long deadline) {

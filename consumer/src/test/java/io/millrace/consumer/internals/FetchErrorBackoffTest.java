@@ -46,7 +46,7 @@ public class FetchErrorBackoffTest {
         Metadata metadata = new Metadata(client, List.of(address), BACKOFF_MS, 300_000);
         metadata.requestUpdate().get(10, TimeUnit.SECONDS);
         scheduler = Executors.newSingleThreadScheduledExecutor();
-        fetchers = new FetcherManager(client, metadata, config, new OffsetLookup(client, metadata, 5_000, BACKOFF_MS),
+        fetchers = new FetcherManager(client, metadata, config, new OffsetLookup(client, metadata, 5_000, BACKOFF_MS, false),
             "backoff-test", 5_000, scheduler, BACKOFF_MS);
     }
 
