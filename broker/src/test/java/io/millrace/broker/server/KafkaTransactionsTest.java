@@ -217,6 +217,38 @@ public class KafkaTransactionsTest {
     }
 
     @Test
+    public void aHangingTransactionIsFoundByDescribeProducersAndAbortedByTheAdminClient() throws Exception {
+        String topic = "hanging";
+        CLUSTER.createTopic(topic, 1, Map.of());
+        TopicPartition tp = new TopicPartition(topic, 0);
+        // a transactional batch no coordinator knows of, as a producer that skipped AddPartitionsToTxn leaves one
+        io.millrace.broker.log.Log log = CLUSTER.broker(CLUSTER.leader(topic, 0)).logManager().getLog(topic, 0).orElseThrow();
+        log.append(io.millrace.common.record.RecordBatchBuilder.create(io.millrace.common.record.CompressionType.NONE, 0, 64)
+            .producerState(999_999L, (short) 3, 0, true).append(System.currentTimeMillis(), null, utf8("stuck")).build());
+        try (Admin admin = Admin.create(CLUSTER.clientProps())) {
+            org.apache.kafka.clients.admin.ProducerState hanging = admin.describeProducers(List.of(tp)).partitionResult(tp)
+                .get(30, TimeUnit.SECONDS).activeProducers().get(0);
+            assertEquals(java.util.OptionalLong.of(0), hanging.currentTransactionStartOffset());
+            assertEquals("read-committed consumers stand before it", 0L, committedEnd(tp));
+            // what kafka-transactions abort does: WriteTxnMarkers straight to the partition's leader
+            admin.abortTransaction(new org.apache.kafka.clients.admin.AbortTransactionSpec(tp, hanging.producerId(),
+                (short) hanging.producerEpoch(), hanging.coordinatorEpoch().orElse(0))).all().get(30, TimeUnit.SECONDS);
+        }
+        assertEquals("the batch and its abort marker are behind them now", 2L, committedEnd(tp));
+        assertEquals(List.of(), readAll(topic, "read_committed"));
+        assertEquals(List.of("stuck"), readAll(topic, "read_uncommitted"));
+    }
+
+    private static long committedEnd(TopicPartition tp) {
+        Properties props = CLUSTER.clientProps();
+        props.put("isolation.level", "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+            return consumer.endOffsets(List.of(tp)).get(tp);
+        }
+    }
+
+    @Test
     public void kafkasAdminClientDescribesAndListsTransactions() throws Exception {
         String topic = "audited";
         CLUSTER.createTopic(topic, 2, Map.of());
