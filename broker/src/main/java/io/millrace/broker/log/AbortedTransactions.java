@@ -64,10 +64,6 @@ public final class AbortedTransactions {
         entries.clear();
     }
 
-    int size() {
-        return entries.size();
-    }
-
     private int firstEndingAtOrAfter(long offset) {
         int low = 0;
         int high = entries.size();

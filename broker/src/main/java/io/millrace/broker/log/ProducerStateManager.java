@@ -81,21 +81,14 @@ public final class ProducerStateManager {
      * order, as Kafka does: the first batch that retries a remembered one makes the whole append a
      * duplicate; a batch breaking the rules throws and refuses it. Changes nothing.
      *
-     * @param logKeepsAll whether the log holds every record from offset 0 (see {@link ProducerSequenceCheck})
+     * @param logKeepsAll     whether the log holds every record from offset 0 (see {@link ProducerSequenceCheck})
+     * @param fromCoordinator the batches a group coordinator writes for a transactional producer (its offsets in
+     *                        a transaction): they carry the producer's id and epoch but no sequence number, so
+     *                        only the epoch is checked, as Kafka checks such appends
      *
      * @throws io.millrace.common.errors.OutOfOrderSequenceException   a sequence gap, or a new epoch not at 0
      * @throws io.millrace.common.errors.InvalidProducerEpochException an epoch older than the producer's last
      * @throws io.millrace.common.errors.InvalidRecordException        a producer id without a sequence number
-     */
-    synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type,
-                                                    boolean logKeepsAll) {
-        return prepareLeaderAppend(records, firstOffset, nowMs, type, logKeepsAll, false);
-    }
-
-    /**
-     * As above; {@code fromCoordinator} for the batches a group coordinator writes for a
-     * transactional producer (its offsets in a transaction): they carry the producer's id and epoch
-     * but no sequence number, so only the epoch is checked, as Kafka checks such appends.
      */
     synchronized ProducerAppend prepareLeaderAppend(ByteBuffer records, long firstOffset, long nowMs, TimestampType type,
                                                     boolean logKeepsAll, boolean fromCoordinator) {
